@@ -1,0 +1,78 @@
+#!/usr/bin/env python3
+"""Canonical comparison of two causality results (oracle or pan -C --json).
+
+    compare.py EXPECTED.json ACTUAL.json     exit 0 iff equal, else print a diff
+
+Compared (everything else in the files is ignored):
+  causes     the set of (occurrences, absent_intervals, ordered), each part
+             order-insensitive;
+  ambiguous  the set of traces;
+  uncaused   the set of event *multisets* (different traces may witness
+             the same set).
+"""
+
+import json
+import sys
+
+
+def _interval(iv):
+    return (iv["event"], iv.get("after"), iv.get("before"))
+
+
+def _nf(x):
+    return (0, "") if x is None else (1, x)
+
+
+def canon(d):
+    causes = set()
+    for c in d.get("causes", []):
+        occ = tuple(sorted(c.get("occurrences", [])))
+        ivs = tuple(sorted((_interval(i) for i in c.get("absent_intervals", [])),
+                           key=lambda t: (t[0], _nf(t[1]), _nf(t[2]))))
+        ordered = tuple(sorted(tuple(p) for p in c.get("ordered", [])))
+        causes.add((occ, ivs, ordered))
+    ambiguous = {tuple(a["trace"]) for a in d.get("ambiguous", [])}
+    uncaused = {tuple(sorted(u["trace"])) for u in d.get("uncaused", [])}
+    return {"causes": causes, "ambiguous": ambiguous, "uncaused": uncaused}
+
+
+def show_cause(c):
+    occ, ivs, ordered = c
+    parts = ["{%s}" % ", ".join(occ)]
+    for e, a, b in ivs:
+        parts.append("not %s in (%s, %s)" % (e, a or "start", b or "end"))
+    parts.append("ordered: %s" % (" ".join("%s<%s" % p for p in ordered) or "-"))
+    return "; ".join(parts)
+
+
+def diff(expected, actual, names=("oracle", "pan")):
+    """Lines describing the differences of two canonical results ([] if equal)."""
+    out = []
+    for key in ("causes", "ambiguous", "uncaused"):
+        a, b = expected[key], actual[key]
+        for x in sorted(a - b, key=repr):
+            out.append("  %s only in %s: %s" % (key, names[0],
+                                                show_cause(x) if key == "causes" else list(x)))
+        for x in sorted(b - a, key=repr):
+            out.append("  %s only in %s: %s" % (key, names[1],
+                                                show_cause(x) if key == "causes" else list(x)))
+    return out
+
+
+def load(path):
+    with open(path) as f:
+        return canon(json.load(f))
+
+
+def main(argv):
+    if len(argv) != 3:
+        print(__doc__, file=sys.stderr)
+        return 2
+    lines = diff(load(argv[1]), load(argv[2]), names=(argv[1], argv[2]))
+    for l in lines:
+        print(l)
+    return 1 if lines else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,582 @@
+"""A small, independent interpreter of the Promela subset that gen.py writes.
+
+It builds the explicit state graph of a model the way SPIN's pan sees it
+(compiled with -DNOREDUCE, no partial order reduction), with every
+transition tagged by its event (the user label of its source location) or
+None (silent).  It does not use SPIN.
+
+The subset
+----------
+* global declarations: ``byte``/``bool``/``int``/``short`` names with
+  optional constant initialisers (bool is stored as one bit, byte as 8 bits,
+  as in pan's state vector);
+* ``active proctype Name() { ... }`` (one instance each, pid = order of
+  declaration);
+* statements: ``v = e``, ``v++``, ``v--``, expression statements (guards,
+  executable iff non-zero), ``assert(e)``, ``skip`` (= the guard ``1``),
+  ``if :: seq ... fi``, ``do :: seq ... od``, ``else``, ``break``;
+  ``;`` and ``->`` are both separators;
+* labels ``L: stmt``; a label names the *location* where the statement
+  starts.  ``end*`` labels mark valid end locations; ``end*``,
+  ``progress*`` and ``accept*`` labels are not events;
+* ``ltl NAME { [] e }`` (a safety invariant; ``[] !(p)`` is the usual form).
+
+SPIN semantics modelled here (checked against stock pan by crosscheck.py):
+* one step = one basic statement of one process (interleaving);
+* the options of ``if``/``do`` all start at the location of the compound;
+  their first statements are the transitions out of it; ``else`` is
+  executable iff no other option of the same compound is;
+* ``break`` and the end of an option are jumps, not steps (SPIN optimises
+  them away); a ``break`` or a compound as the *first* statement of an option
+  is rejected (SPIN treats those specially);
+* a process that reached its closing brace executes the silent ``-end-``
+  step (it dies) only once every process with a higher pid has died, as in
+  pan (this only matters for state counts);
+* ``assert(e)`` is always executable; when ``e`` is false the step is an
+  assertion violation;
+* without an ``ltl`` block: a state with no executable step in which some
+  live process is neither at its end nor at an ``end*`` location is an
+  invalid end state (a violation);
+* with an ``ltl`` block ``[] e``: the never claim checks ``e`` in every state
+  before the system moves (including the initial state and final states:
+  pan lets the claim stutter), so a state where ``e`` is false is a
+  violation; invalid end states are not checked (pan: "disabled by never
+  claim"); assertions in processes still are.
+"""
+
+import re
+
+RESERVED_PREFIXES = ("end", "progress", "accept")
+
+
+class PromelaError(Exception):
+    pass
+
+
+# ---------------------------------------------------------------- lexer
+
+_TOKEN_RE = re.compile(
+    r"""
+    (?P<ws>\s+|/\*.*?\*/|//[^\n]*)
+  | (?P<num>\d+)
+  | (?P<id>[A-Za-z_][A-Za-z_0-9]*)
+  | (?P<op>::|->|==|!=|<=|>=|&&|\|\||\+\+|--|\[\]|[;:(){}=<>+\-*/%!,\[\]])
+    """,
+    re.S | re.X,
+)
+
+
+def tokenize(text):
+    toks = []
+    pos = 0
+    while pos < len(text):
+        m = _TOKEN_RE.match(text, pos)
+        if not m:
+            line = text.count("\n", 0, pos) + 1
+            raise PromelaError("line %d: cannot read %r" % (line, text[pos:pos + 20]))
+        pos = m.end()
+        if m.lastgroup == "ws":
+            continue
+        line = text.count("\n", 0, m.start()) + 1
+        if m.lastgroup == "num":
+            toks.append(("num", int(m.group()), line))
+        elif m.lastgroup == "id":
+            toks.append(("id", m.group(), line))
+        else:
+            toks.append(("op", m.group(), line))
+    toks.append(("eof", None, 0))
+    return toks
+
+
+# ---------------------------------------------------------------- parser
+# Expressions are tuples: ("num", n) | ("var", name) | (op, a) | (op, a, b)
+# Statements are dicts: {"k": kind, "labels": [...], ...}
+
+_BINARY_LEVELS = [
+    ["||"],
+    ["&&"],
+    ["==", "!="],
+    ["<", "<=", ">", ">="],
+    ["+", "-"],
+    ["*", "/", "%"],
+]
+
+TYPES = {"bool": 1, "bit": 1, "byte": 8, "short": 16, "int": 32}
+
+
+class Parser:
+    def __init__(self, text):
+        self.toks = tokenize(text)
+        self.i = 0
+
+    def peek(self, k=0):
+        return self.toks[self.i + k]
+
+    def next(self):
+        t = self.toks[self.i]
+        self.i += 1
+        return t
+
+    def is_op(self, s, k=0):
+        t = self.peek(k)
+        return t[0] == "op" and t[1] == s
+
+    def is_id(self, s=None, k=0):
+        t = self.peek(k)
+        return t[0] == "id" and (s is None or t[1] == s)
+
+    def expect_op(self, s):
+        t = self.next()
+        if t[0] != "op" or t[1] != s:
+            raise PromelaError("line %d: expected %r, got %r" % (t[2], s, t[1]))
+
+    def expect_id(self, s=None):
+        t = self.next()
+        if t[0] != "id" or (s is not None and t[1] != s):
+            raise PromelaError("line %d: expected %s, got %r" % (t[2], s or "a name", t[1]))
+        return t[1]
+
+    # -- expressions
+    def expr(self, level=0):
+        if level == len(_BINARY_LEVELS):
+            return self.unary()
+        a = self.expr(level + 1)
+        while self.peek()[0] == "op" and self.peek()[1] in _BINARY_LEVELS[level]:
+            op = self.next()[1]
+            b = self.expr(level + 1)
+            a = (op, a, b)
+        return a
+
+    def unary(self):
+        if self.is_op("!"):
+            self.next()
+            return ("!", self.unary())
+        if self.is_op("-"):
+            self.next()
+            return ("neg", self.unary())
+        if self.is_op("("):
+            self.next()
+            e = self.expr()
+            self.expect_op(")")
+            return e
+        t = self.next()
+        if t[0] == "num":
+            return ("num", t[1])
+        if t[0] == "id":
+            if t[1] == "true":
+                return ("num", 1)
+            if t[1] == "false":
+                return ("num", 0)
+            return ("var", t[1])
+        raise PromelaError("line %d: unexpected %r in expression" % (t[2], t[1]))
+
+    # -- statements
+    def sequence(self, closers):
+        stmts = []
+        while True:
+            while self.is_op(";") or self.is_op("->"):
+                self.next()
+            t = self.peek()
+            if t[0] == "eof" or (t[0] == "op" and t[1] in closers) or (
+                    t[0] == "id" and t[1] in closers):
+                break
+            stmts.append(self.step())
+            if not (self.is_op(";") or self.is_op("->")):
+                t = self.peek()
+                if not ((t[0] == "op" and t[1] in closers) or (t[0] == "id" and t[1] in closers)):
+                    raise PromelaError("line %d: expected ';' or '->', got %r" % (t[2], t[1]))
+        return stmts
+
+    def step(self):
+        labels = []
+        while self.is_id() and self.is_op(":", 1):
+            labels.append(self.next()[1])
+            self.next()
+        line = self.peek()[2]
+        st = self.stmt()
+        st["labels"] = labels
+        st["line"] = line
+        return st
+
+    def options(self, closer):
+        opts = []
+        while self.is_op("::"):
+            self.next()
+            opts.append(self.sequence(["::", closer]))
+        if not opts:
+            raise PromelaError("line %d: %s without options" % (self.peek()[2], closer))
+        self.expect_id(closer)
+        return opts
+
+    def stmt(self):
+        t = self.peek()
+        if t[0] == "id":
+            w = t[1]
+            if w == "if":
+                self.next()
+                return {"k": "if", "opts": self.options("fi")}
+            if w == "do":
+                self.next()
+                return {"k": "do", "opts": self.options("od")}
+            if w == "break":
+                self.next()
+                return {"k": "break"}
+            if w == "else":
+                self.next()
+                return {"k": "else"}
+            if w == "skip":
+                self.next()
+                return {"k": "expr", "e": ("num", 1)}
+            if w == "assert":
+                self.next()
+                self.expect_op("(")
+                e = self.expr()
+                self.expect_op(")")
+                return {"k": "assert", "e": e}
+            if self.is_op("=", 1):
+                self.next()
+                self.next()
+                return {"k": "assign", "v": w, "e": self.expr()}
+            if self.is_op("++", 1) or self.is_op("--", 1):
+                self.next()
+                op = self.next()[1]
+                return {"k": "assign", "v": w, "e": ("+" if op == "++" else "-", ("var", w), ("num", 1))}
+        return {"k": "expr", "e": self.expr()}
+
+    def spec(self):
+        model = {"vars": [], "procs": [], "ltl": None}
+        while self.peek()[0] != "eof":
+            t = self.peek()
+            if t[0] == "id" and t[1] in TYPES:
+                ty = self.next()[1]
+                while True:
+                    name = self.expect_id()
+                    init = 0
+                    if self.is_op("="):
+                        self.next()
+                        init = eval_expr(self.expr(), {})
+                    model["vars"].append((name, ty, init))
+                    if self.is_op(","):
+                        self.next()
+                        continue
+                    break
+                self.expect_op(";")
+            elif t[0] == "id" and t[1] == "active":
+                self.next()
+                self.expect_id("proctype")
+                name = self.expect_id()
+                self.expect_op("(")
+                self.expect_op(")")
+                self.expect_op("{")
+                body = self.sequence(["}"])
+                self.expect_op("}")
+                model["procs"].append({"name": name, "body": body})
+            elif t[0] == "id" and t[1] == "ltl":
+                self.next()
+                if self.is_id():
+                    self.next()
+                self.expect_op("{")
+                self.expect_op("[]")
+                inv = self.expr()
+                self.expect_op("}")
+                if model["ltl"] is not None:
+                    raise PromelaError("only one ltl formula is supported")
+                model["ltl"] = inv
+            elif t[0] == "op" and t[1] == ";":
+                self.next()
+            else:
+                raise PromelaError("line %d: unsupported construct %r" % (t[2], t[1]))
+        if not model["procs"]:
+            raise PromelaError("no active proctype")
+        return model
+
+
+# ---------------------------------------------------------------- expressions
+
+def eval_expr(e, env):
+    k = e[0]
+    if k == "num":
+        return e[1]
+    if k == "var":
+        if e[1] not in env:
+            raise PromelaError("unknown variable %s" % e[1])
+        return env[e[1]]
+    if k == "!":
+        return 0 if eval_expr(e[1], env) else 1
+    if k == "neg":
+        return -eval_expr(e[1], env)
+    a = eval_expr(e[1], env)
+    if k == "&&":
+        return 1 if (a and eval_expr(e[2], env)) else 0
+    if k == "||":
+        return 1 if (a or eval_expr(e[2], env)) else 0
+    b = eval_expr(e[2], env)
+    if k == "+":
+        return a + b
+    if k == "-":
+        return a - b
+    if k == "*":
+        return a * b
+    if k in ("/", "%"):
+        if b == 0:
+            raise PromelaError("division by zero")
+        q = abs(a) // abs(b) * (1 if (a >= 0) == (b >= 0) else -1)  # C truncation
+        return q if k == "/" else a - q * b
+    return 1 if {"==": a == b, "!=": a != b, "<": a < b, "<=": a <= b,
+                 ">": a > b, ">=": a >= b}[k] else 0
+
+
+def store(ty, v):
+    """Value as pan's state vector keeps it (unsigned bit fields / C ints)."""
+    bits = TYPES[ty]
+    if ty in ("bool", "bit", "byte"):
+        return v & ((1 << bits) - 1)
+    v &= (1 << bits) - 1
+    return v - (1 << bits) if v >> (bits - 1) else v
+
+
+# ---------------------------------------------------------------- automata
+
+class Proc:
+    """Control-flow automaton of one proctype: locations 0..n-1, 0 initial,
+    END the closing brace; trans[loc] = list of (kind, payload, dst)."""
+
+    def __init__(self, name, body):
+        self.name = name
+        self.trans = []
+        self.labels = []  # per location: list of label names
+        self.lines = []
+        entry = self.new_loc()
+        self.END = self.new_loc()
+        self.compile_seq(body, entry, self.END, None)
+
+    def new_loc(self):
+        self.trans.append([])
+        self.labels.append([])
+        return len(self.trans) - 1
+
+    def compile_seq(self, stmts, entry, exit_, brk):
+        n = len(stmts)
+        if n == 0:
+            raise PromelaError("%s: empty sequence" % self.name)
+        # entry location of every statement; a break is a jump to brk
+        locs = [None] * (n + 1)
+        locs[n] = exit_
+        for i in range(n - 1, 0, -1):
+            if stmts[i]["k"] == "break":
+                if brk is None:
+                    raise PromelaError("line %d: break outside do" % stmts[i]["line"])
+                if i != n - 1:
+                    raise PromelaError("line %d: statements after break" % stmts[i]["line"])
+                if stmts[i]["labels"]:
+                    raise PromelaError("line %d: labelled break" % stmts[i]["line"])
+                locs[i] = brk
+            else:
+                locs[i] = self.new_loc()
+        locs[0] = entry
+        if stmts[0]["k"] == "break":
+            raise PromelaError("line %d: break as first statement of a sequence "
+                               "is not in the subset" % stmts[0]["line"])
+        for i, st in enumerate(stmts):
+            if st["k"] == "break":
+                continue
+            src, dst = locs[i], locs[i + 1]
+            for lab in st["labels"]:
+                if lab in self.labels[src]:
+                    continue
+                self.labels[src].append(lab)
+            if st["k"] in ("if", "do"):
+                for opt in st["opts"]:
+                    first = opt[0]
+                    if first["k"] in ("if", "do", "break"):
+                        raise PromelaError("line %d: %s as first statement of an option is "
+                                           "not in the subset" % (first["line"], first["k"]))
+                    if first["labels"]:
+                        raise PromelaError("line %d: label on the first statement of an option "
+                                           "is not in the subset" % first["line"])
+                    if st["k"] == "if":
+                        self.compile_seq(opt, src, dst, brk)
+                    else:
+                        self.compile_seq(opt, src, src, dst)
+                elses = [t for t in self.trans[src] if t[0] == "else"]
+                if len(elses) > 1:
+                    raise PromelaError("line %d: more than one else" % st["line"])
+            elif st["k"] == "else":
+                self.trans[src].append(("else", None, dst))
+            elif st["k"] == "expr":
+                self.trans[src].append(("expr", st["e"], dst))
+            elif st["k"] == "assert":
+                self.trans[src].append(("assert", st["e"], dst))
+            elif st["k"] == "assign":
+                self.trans[src].append(("assign", (st["v"], st["e"]), dst))
+            else:
+                raise PromelaError("unknown statement %r" % st["k"])
+
+    def event_of(self, loc):
+        evs = [l for l in self.labels[loc] if not l.startswith(RESERVED_PREFIXES)]
+        if len(evs) > 1:
+            raise PromelaError("%s: several event labels on one location: %s" % (self.name, evs))
+        return evs[0] if evs else None
+
+    def valid_end(self, loc):
+        return loc == self.END or any(l.startswith("end") for l in self.labels[loc])
+
+
+DEAD = -1  # location of a process that executed -end-
+
+
+class Model:
+    """The explicit state graph.
+
+    A state is (locs tuple, values tuple).  succ(s) yields
+    (event or None, target state or VIOL).  VIOL stands for a failing
+    assert step (the step is the violation)."""
+
+    VIOL = "VIOL"
+
+    def __init__(self, text):
+        spec = Parser(text).spec()
+        self.vars = [v[0] for v in spec["vars"]]
+        if len(set(self.vars)) != len(self.vars):
+            raise PromelaError("duplicate variable")
+        self.types = {v[0]: v[1] for v in spec["vars"]}
+        self.init_vals = tuple(store(v[1], v[2]) for v in spec["vars"])
+        self.procs = [Proc(p["name"], p["body"]) for p in spec["procs"]]
+        self.ltl = spec["ltl"]
+        seen = {}
+        for p in self.procs:
+            for loc in range(len(p.trans)):
+                for lab in p.labels[loc]:
+                    if lab in seen:
+                        raise PromelaError("label %s used twice (the subset wants unique labels)" % lab)
+                    seen[lab] = p.name
+        self.events = sorted(
+            {p.event_of(l) for p in self.procs for l in range(len(p.trans))} - {None})
+        self.init = (tuple(0 for _ in self.procs), self.init_vals)
+
+    def env(self, vals):
+        return dict(zip(self.vars, vals))
+
+    def is_bad_state(self, s):
+        """The violation that a state itself is: never claim or invalid end."""
+        locs, vals = s
+        if self.ltl is not None:
+            return not eval_expr(self.ltl, self.env(vals))
+        if any(True for _ in self._steps(s, with_die=True)):
+            return False
+        return not all(loc == DEAD or p.valid_end(loc) for p, loc in zip(self.procs, locs))
+
+    def _steps(self, s, with_die=True):
+        locs, vals = s
+        env = self.env(vals)
+        for i, p in enumerate(self.procs):
+            loc = locs[i]
+            if loc == DEAD:
+                continue
+            if loc == p.END:
+                if with_die and all(l == DEAD for l in locs[i + 1:]):
+                    yield (None, (locs[:i] + (DEAD,) + locs[i + 1:], vals))
+                continue
+            ev = p.event_of(loc)
+            trs = p.trans[loc]
+            enabled_other = False
+            for kind, pay, dst in trs:
+                if kind == "expr" and eval_expr(pay, env):
+                    enabled_other = True
+                elif kind in ("assign", "assert"):
+                    enabled_other = True
+            for kind, pay, dst in trs:
+                nl = locs[:i] + (dst,) + locs[i + 1:]
+                if kind == "else":
+                    if not enabled_other:
+                        yield (ev, (nl, vals))
+                elif kind == "expr":
+                    if eval_expr(pay, env):
+                        yield (ev, (nl, vals))
+                elif kind == "assert":
+                    if eval_expr(pay, env):
+                        yield (ev, (nl, vals))
+                    else:
+                        yield (ev, self.VIOL)
+                elif kind == "assign":
+                    var, e = pay
+                    if var not in self.types:
+                        raise PromelaError("unknown variable %s" % var)
+                    j = self.vars.index(var)
+                    nv = vals[:j] + (store(self.types[var], eval_expr(e, env)),) + vals[j + 1:]
+                    yield (ev, (nl, nv))
+
+    def successors(self, s):
+        return list(self._steps(s))
+
+    def explore(self, limit=200000):
+        """Every state reachable from init along non-violating steps (states
+        that are violations themselves are kept and expanded too; the
+        causality analysis never leaves them), with their successor lists."""
+        graph = {}
+        todo = [self.init]
+        while todo:
+            s = todo.pop()
+            if s in graph:
+                continue
+            succ = []
+            for ev, t in self._steps(s):
+                succ.append((ev, t))
+                if t != self.VIOL and t not in graph:
+                    todo.append(t)
+            graph[s] = succ
+            if len(graph) > limit:
+                raise PromelaError("more than %d states" % limit)
+        return graph
+
+    def explore_no_violations(self):
+        """State count as pan -A -E with -DNOCLAIM sees it: failing asserts
+        continue to their next location."""
+        seen = set()
+        todo = [self.init]
+        while todo:
+            s = todo.pop()
+            if s in seen:
+                continue
+            seen.add(s)
+            locs, vals = s
+            env = self.env(vals)
+            for i, p in enumerate(self.procs):
+                loc = locs[i]
+                if loc in (DEAD,) or loc == p.END:
+                    continue
+                for kind, pay, dst in p.trans[loc]:
+                    if kind == "assert":
+                        t = (locs[:i] + (dst,) + locs[i + 1:], vals)
+                        if t not in seen:
+                            todo.append(t)
+            for ev, t in self._steps(s):
+                if t != self.VIOL and t not in seen:
+                    todo.append(t)
+        # SPIN hides global variables that are never read (it only warns
+        # "hidden variable"): they are not in pan's state vector, so pan
+        # counts states that differ only in them once.  They cannot change
+        # behaviour, so this matters for the state count only.
+        read = set()
+        for p in self.procs:
+            for trs in p.trans:
+                for kind, pay, dst in trs:
+                    if kind in ("expr", "assert"):
+                        read |= expr_vars(pay)
+                    elif kind == "assign":
+                        read |= expr_vars(pay[1])
+        if self.ltl is not None:
+            read |= expr_vars(self.ltl)
+        keep = [i for i, v in enumerate(self.vars) if v in read]
+        return len({(locs, tuple(vals[i] for i in keep)) for locs, vals in seen})
+
+
+def expr_vars(e):
+    if e[0] == "var":
+        return {e[1]}
+    if e[0] == "num":
+        return set()
+    out = set()
+    for sub in e[1:]:
+        out |= expr_vars(sub)
+    return out
