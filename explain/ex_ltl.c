@@ -1,0 +1,369 @@
+/* ex_ltl: the formula DAG, negation normal forms, size, printing, polarity.
+ *
+ * Everything downstream (tableau, evaluators, Algorithm 6) indexes arrays by
+ * node id, relying on the invariant that a node's children are created
+ * before it.  Constant simplification happens only while building normal
+ * forms, so the formula as written still prints as written.
+ */
+#include "ex_ltl.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void *ex_xrealloc(void *p, size_t n)
+{
+    p = realloc(p, n);
+    if (!p && n)
+        abort();
+    return p;
+}
+
+void ex_ltl_init(ex_ltl *l)
+{
+    memset(l, 0, sizeof *l);
+}
+
+void ex_ltl_free(ex_ltl *l)
+{
+    for (int i = 0; i < l->nprops; i++) {
+        ex_expr_free(l->props[i].expr);
+        free(l->props[i].text);
+    }
+    free(l->n);
+    free(l->hash);
+    memset(l, 0, sizeof *l);
+}
+
+static size_t ex_node_hash(ex_lop op, int a, int b, int prop)
+{
+    size_t h = (size_t)op * 0x9E3779B97F4A7C15ull;
+    h ^= (size_t)(a + 2) * 0xC2B2AE3D27D4EB4Full + (h << 6);
+    h ^= (size_t)(b + 2) * 0x165667B19E3779F9ull + (h >> 3);
+    h ^= (size_t)(prop + 2) * 0x27D4EB2F165667C5ull;
+    return h;
+}
+
+static void ex_ltl_rehash(ex_ltl *l)
+{
+    free(l->hash);
+    l->hcap = l->hcap ? l->hcap * 2 : 64;
+    l->hash = ex_xrealloc(NULL, l->hcap * sizeof *l->hash);
+    for (size_t i = 0; i < l->hcap; i++)
+        l->hash[i] = -1;
+    for (size_t id = 0; id < l->len; id++) {
+        const ex_lnode *n = &l->n[id];
+        size_t h = ex_node_hash(n->op, n->a, n->b, n->prop) & (l->hcap - 1);
+        while (l->hash[h] >= 0)
+            h = (h + 1) & (l->hcap - 1);
+        l->hash[h] = (int)id;
+    }
+}
+
+static int ex_ltl_intern(ex_ltl *l, ex_lop op, int a, int b, int prop)
+{
+    if ((l->len + 1) * 2 > l->hcap)
+        ex_ltl_rehash(l);
+    size_t h = ex_node_hash(op, a, b, prop) & (l->hcap - 1);
+    for (; l->hash[h] >= 0; h = (h + 1) & (l->hcap - 1)) {
+        const ex_lnode *n = &l->n[l->hash[h]];
+        if (n->op == op && n->a == a && n->b == b && n->prop == prop)
+            return l->hash[h];
+    }
+    if (l->len == l->cap) {
+        l->cap = l->cap ? l->cap * 2 : 64;
+        l->n = ex_xrealloc(l->n, l->cap * sizeof *l->n);
+    }
+    l->n[l->len] = (ex_lnode){op, a, b, prop};
+    l->hash[h] = (int)l->len;
+    return (int)l->len++;
+}
+
+int ex_ltl_mk(ex_ltl *l, ex_lop op, int a, int b)
+{
+    return ex_ltl_intern(l, op, a, b, -1);
+}
+
+int ex_ltl_prop(ex_ltl *l, ex_expr *e)
+{
+    char *text = ex_expr_text(e);
+    for (int p = 0; p < l->nprops; p++) {
+        if (strcmp(l->props[p].text, text) == 0) {
+            free(text);
+            ex_expr_free(e);
+            return ex_ltl_intern(l, EX_L_PROP, -1, -1, p);
+        }
+    }
+    if (l->nprops == EX_MAX_PROPS) {
+        free(text);
+        ex_expr_free(e);
+        return -1;
+    }
+    l->props[l->nprops] = (ex_prop){e, text};
+    return ex_ltl_intern(l, EX_L_PROP, -1, -1, l->nprops++);
+}
+
+/* ---- normal forms -------------------------------------------------------- */
+
+typedef struct {
+    ex_ltl *l;
+    int style;
+    const signed char *consts;
+    int *memo; /* [2 * node + neg], -1 unknown; covers nodes below `limit` */
+    size_t limit;
+} ex_nnf_ctx;
+
+static int ex_is(const ex_ltl *l, int f, ex_lop op)
+{
+    return l->n[f].op == op;
+}
+
+static int ex_mk_and(ex_ltl *l, int a, int b)
+{
+    if (ex_is(l, a, EX_L_FALSE) || ex_is(l, b, EX_L_FALSE))
+        return ex_ltl_mk(l, EX_L_FALSE, -1, -1);
+    if (ex_is(l, a, EX_L_TRUE) || a == b)
+        return b;
+    if (ex_is(l, b, EX_L_TRUE))
+        return a;
+    return ex_ltl_mk(l, EX_L_AND, a, b);
+}
+
+static int ex_mk_or(ex_ltl *l, int a, int b)
+{
+    if (ex_is(l, a, EX_L_TRUE) || ex_is(l, b, EX_L_TRUE))
+        return ex_ltl_mk(l, EX_L_TRUE, -1, -1);
+    if (ex_is(l, a, EX_L_FALSE) || a == b)
+        return b;
+    if (ex_is(l, b, EX_L_FALSE))
+        return a;
+    return ex_ltl_mk(l, EX_L_OR, a, b);
+}
+
+static int ex_is_const(const ex_ltl *l, int f)
+{
+    return ex_is(l, f, EX_L_TRUE) || ex_is(l, f, EX_L_FALSE);
+}
+
+static int ex_mk_x(ex_ltl *l, int a)
+{
+    return ex_is_const(l, a) ? a : ex_ltl_mk(l, EX_L_X, a, -1);
+}
+
+static int ex_mk_u(ex_ltl *l, int a, int b)
+{
+    if (ex_is_const(l, b) || ex_is(l, a, EX_L_FALSE))
+        return b;
+    return ex_ltl_mk(l, EX_L_U, a, b);
+}
+
+static int ex_mk_g(ex_nnf_ctx *c, int a)
+{
+    if (ex_is_const(c->l, a))
+        return a;
+    if (c->style == EX_NNF_ALG6)
+        return ex_ltl_mk(c->l, EX_L_G, a, -1);
+    return ex_ltl_mk(c->l, EX_L_R, ex_ltl_mk(c->l, EX_L_FALSE, -1, -1), a);
+}
+
+static int ex_mk_f(ex_nnf_ctx *c, int a)
+{
+    return ex_mk_u(c->l, ex_ltl_mk(c->l, EX_L_TRUE, -1, -1), a);
+}
+
+static int ex_mk_r(ex_nnf_ctx *c, int a, int b)
+{
+    ex_ltl *l = c->l;
+    if (ex_is_const(l, b) || ex_is(l, a, EX_L_TRUE))
+        return b;
+    if (ex_is(l, a, EX_L_FALSE))
+        return ex_mk_g(c, b);
+    if (c->style == EX_NNF_TABLEAU)
+        return ex_ltl_mk(l, EX_L_R, a, b);
+    return ex_mk_or(l, ex_mk_u(l, b, ex_mk_and(l, a, b)), ex_mk_g(c, b));
+}
+
+static int ex_mk_w(ex_nnf_ctx *c, int a, int b)
+{
+    if (c->style == EX_NNF_TABLEAU)
+        return ex_mk_r(c, b, ex_mk_or(c->l, a, b));
+    return ex_mk_or(c->l, ex_mk_u(c->l, a, b), ex_mk_g(c, a));
+}
+
+static int ex_nnf_rec(ex_nnf_ctx *c, int f, int neg)
+{
+    int *slot = (size_t)f < c->limit ? &c->memo[2 * f + neg] : NULL;
+    if (slot && *slot >= 0)
+        return *slot;
+    ex_ltl *l = c->l;
+    ex_lnode n = l->n[f];
+    int r, a, b;
+    switch (n.op) {
+    case EX_L_TRUE:
+    case EX_L_FALSE:
+        r = ex_ltl_mk(l, (n.op == EX_L_TRUE) != neg ? EX_L_TRUE : EX_L_FALSE, -1, -1);
+        break;
+    case EX_L_PROP:
+        if (c->consts && c->consts[n.prop] >= 0)
+            r = ex_ltl_mk(l, (c->consts[n.prop] == 1) != neg ? EX_L_TRUE : EX_L_FALSE, -1, -1);
+        else
+            r = neg ? ex_ltl_mk(l, EX_L_NOT, f, -1) : f;
+        break;
+    case EX_L_NOT:
+        r = ex_nnf_rec(c, n.a, !neg);
+        break;
+    case EX_L_AND:
+    case EX_L_OR:
+        a = ex_nnf_rec(c, n.a, neg);
+        b = ex_nnf_rec(c, n.b, neg);
+        r = (n.op == EX_L_AND) != neg ? ex_mk_and(l, a, b) : ex_mk_or(l, a, b);
+        break;
+    case EX_L_IMPL:
+        a = ex_nnf_rec(c, n.a, !neg);
+        b = ex_nnf_rec(c, n.b, neg);
+        r = neg ? ex_mk_and(l, a, b) : ex_mk_or(l, a, b);
+        break;
+    case EX_L_EQUIV: {
+        int pa = ex_nnf_rec(c, n.a, 0), na = ex_nnf_rec(c, n.a, 1);
+        int pb = ex_nnf_rec(c, n.b, 0), nb = ex_nnf_rec(c, n.b, 1);
+        r = neg ? ex_mk_or(l, ex_mk_and(l, pa, nb), ex_mk_and(l, na, pb))
+                : ex_mk_or(l, ex_mk_and(l, pa, pb), ex_mk_and(l, na, nb));
+        break;
+    }
+    case EX_L_X:
+        r = ex_mk_x(l, ex_nnf_rec(c, n.a, neg));
+        break;
+    case EX_L_F:
+    case EX_L_G:
+        a = ex_nnf_rec(c, n.a, neg);
+        r = (n.op == EX_L_G) != neg ? ex_mk_g(c, a) : ex_mk_f(c, a);
+        break;
+    case EX_L_U:
+    case EX_L_R:
+        a = ex_nnf_rec(c, n.a, neg);
+        b = ex_nnf_rec(c, n.b, neg);
+        r = (n.op == EX_L_U) != neg ? ex_mk_u(l, a, b) : ex_mk_r(c, a, b);
+        break;
+    case EX_L_W:
+        if (!neg) {
+            r = ex_mk_w(c, ex_nnf_rec(c, n.a, 0), ex_nnf_rec(c, n.b, 0));
+        } else { /* !(a W b) = !b U (!a & !b) */
+            a = ex_nnf_rec(c, n.a, 1);
+            b = ex_nnf_rec(c, n.b, 1);
+            r = ex_mk_u(l, b, ex_mk_and(l, a, b));
+        }
+        break;
+    default:
+        abort();
+    }
+    if (slot)
+        *slot = r;
+    return r;
+}
+
+int ex_ltl_nnf(ex_ltl *l, int f, int style, const signed char *consts)
+{
+    ex_nnf_ctx c = {l, style, consts, NULL, l->len};
+    c.memo = ex_xrealloc(NULL, 2 * c.limit * sizeof *c.memo);
+    for (size_t i = 0; i < 2 * c.limit; i++)
+        c.memo[i] = -1;
+    int r = ex_nnf_rec(&c, f, 0);
+    free(c.memo);
+    return r;
+}
+
+/* ---- size, text, polarity ----------------------------------------------- */
+
+size_t ex_ltl_size(const ex_ltl *l, int f)
+{
+    size_t *sz = ex_xrealloc(NULL, ((size_t)f + 1) * sizeof *sz);
+    for (int i = 0; i <= f; i++) {
+        const ex_lnode *n = &l->n[i];
+        size_t s = 1;
+        if (n->a >= 0)
+            s += sz[n->a];
+        if (n->b >= 0)
+            s += sz[n->b];
+        sz[i] = s > ((size_t)1 << 40) ? ((size_t)1 << 40) : s;
+    }
+    size_t r = sz[f];
+    free(sz);
+    return r;
+}
+
+static void ex_ltl_print(FILE *o, const ex_ltl *l, int f)
+{
+    static const char *const bin[] = {
+        [EX_L_AND] = "&&", [EX_L_OR] = "||", [EX_L_IMPL] = "->", [EX_L_EQUIV] = "<->",
+        [EX_L_U] = "U",    [EX_L_W] = "W",   [EX_L_R] = "V"};
+    const ex_lnode *n = &l->n[f];
+    switch (n->op) {
+    case EX_L_TRUE:
+        fputs("true", o);
+        return;
+    case EX_L_FALSE:
+        fputs("false", o);
+        return;
+    case EX_L_PROP:
+        fprintf(o, "(%s)", l->props[n->prop].text);
+        return;
+    case EX_L_NOT:
+    case EX_L_X:
+    case EX_L_F:
+    case EX_L_G:
+        fputs(n->op == EX_L_NOT ? "!"
+              : n->op == EX_L_X ? "X "
+              : n->op == EX_L_F ? "<> "
+                                : "[] ",
+              o);
+        ex_ltl_print(o, l, n->a);
+        return;
+    default:
+        fputc('(', o);
+        ex_ltl_print(o, l, n->a);
+        fprintf(o, " %s ", bin[n->op]);
+        ex_ltl_print(o, l, n->b);
+        fputc(')', o);
+    }
+}
+
+char *ex_ltl_text(const ex_ltl *l, int f)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *o = open_memstream(&buf, &len);
+    if (!o)
+        abort();
+    ex_ltl_print(o, l, f);
+    fclose(o);
+    return buf;
+}
+
+void ex_ltl_polarity(const ex_ltl *l, int f, uint64_t *pos, uint64_t *neg)
+{
+    char *seen = calloc((size_t)f + 1, 1);
+    int *stack = ex_xrealloc(NULL, ((size_t)f + 1) * sizeof *stack);
+    size_t sp = 0;
+    *pos = *neg = 0;
+    stack[sp++] = f;
+    seen[f] = 1;
+    while (sp) {
+        const ex_lnode *n = &l->n[stack[--sp]];
+        if (n->op == EX_L_PROP) {
+            *pos |= 1ull << n->prop;
+            continue;
+        }
+        if (n->op == EX_L_NOT && l->n[n->a].op == EX_L_PROP) {
+            *neg |= 1ull << l->n[n->a].prop;
+            continue;
+        }
+        int kids[2] = {n->a, n->b};
+        for (int k = 0; k < 2; k++)
+            if (kids[k] >= 0 && !seen[kids[k]]) {
+                seen[kids[k]] = 1;
+                stack[sp++] = kids[k];
+            }
+    }
+    free(seen);
+    free(stack);
+}

@@ -1,0 +1,92 @@
+/* ex_ltl: LTL formulas over propositions, shared as a hash-consed DAG.
+ *
+ * One ex_ltl holds every formula built for one explanation: the formula as
+ * written, and the two negation normal forms derived from it: the tableau's
+ * (X, U, R, and, or over literals) and Algorithm 6's (X, G, U, and, or over
+ * literals, as in Beer et al.).  Hash-consing makes structurally equal
+ * subformulas one node, so "the value of subformula psi at step i" is an
+ * array indexed by node, and children always have smaller ids than parents.
+ * Propositions are interned by canonical text, so `x<4` written twice is one
+ * signal.  Parsing lives in ex_ltl_parse.c.
+ */
+#ifndef EX_LTL_H
+#define EX_LTL_H
+
+#include "ex_expr.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum {
+    EX_L_TRUE,
+    EX_L_FALSE,
+    EX_L_PROP, /* proposition `prop` */
+    EX_L_NOT,
+    EX_L_AND,
+    EX_L_OR,
+    EX_L_IMPL,
+    EX_L_EQUIV,
+    EX_L_X,
+    EX_L_F,
+    EX_L_G,
+    EX_L_U,
+    EX_L_W,
+    EX_L_R /* release, SPIN's V */
+} ex_lop;
+
+typedef struct {
+    ex_lop op;
+    int a, b; /* children, -1 when absent */
+    int prop; /* EX_L_PROP: index into props */
+} ex_lnode;
+
+typedef struct {
+    ex_expr *expr; /* owned */
+    char *text;    /* canonical text */
+} ex_prop;
+
+/* Propositions are the letters' bits; more would not fit a uint64_t letter. */
+#define EX_MAX_PROPS 64
+
+typedef struct {
+    ex_lnode *n;
+    size_t len, cap;
+    int *hash; /* open addressing over node ids, -1 empty */
+    size_t hcap;
+    ex_prop props[EX_MAX_PROPS];
+    int nprops;
+} ex_ltl;
+
+void ex_ltl_init(ex_ltl *l);
+void ex_ltl_free(ex_ltl *l);
+
+int ex_ltl_mk(ex_ltl *l, ex_lop op, int a, int b);
+/* Interns the proposition (taking ownership of e); -1 when there are too many. */
+int ex_ltl_prop(ex_ltl *l, ex_expr *e);
+
+/* Negation normal forms.  `consts[p]` is -1 for a real signal, 0 or 1 for a
+ * proposition found constant after binding (NULL: none).  Algorithm 6 style
+ * rewrites F a = true U a, a W b = (a U b) | G a, a R b = (b U (a & b)) | G b;
+ * tableau style keeps U and R with G a = false R a, F a = true U a,
+ * a W b = b R (a | b).  Both simplify constants away. */
+enum { EX_NNF_ALG6, EX_NNF_TABLEAU };
+int ex_ltl_nnf(ex_ltl *l, int f, int style, const signed char *consts);
+
+/* Number of operator and atom occurrences of the tree under f (|phi|). */
+size_t ex_ltl_size(const ex_ltl *l, int f);
+
+/* Text in SPIN syntax with full parentheses; caller frees. */
+char *ex_ltl_text(const ex_ltl *l, int f);
+
+/* Polarity masks of NNF literals reachable from f: bit p of *pos when p
+ * occurs un-negated, of *neg when negated (Definition 1). */
+void ex_ltl_polarity(const ex_ltl *l, int f, uint64_t *pos, uint64_t *neg);
+
+/* Parsing.  Dialect SPIN: [] <> X U W V ! && || -> <-> and SPIN's words,
+ * Promela expressions as propositions.  Dialect SMV: G F X U V ! & | -> <->
+ * xor xnor, SMV expressions (= for equality, mod).  Returns the root or -1
+ * with a message "column N: ..." in err. */
+enum { EX_DIALECT_SPIN, EX_DIALECT_SMV };
+int ex_ltl_parse(ex_ltl *l, const char *text, int dialect, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,58 @@
+/* ex_trace: a counterexample as a matrix of values, steps by variables.
+ *
+ * Readers (SPIN replay, NuSMV) add steps that start as copies of the
+ * previous one and then set what the tool printed, so tools that print only
+ * changes (NuSMV) and tools that print only the moving process's locals
+ * (SPIN) both yield complete states.  A trace with loop_start >= 0 is a
+ * lasso: as the tools print it, the last state repeats the loop start state
+ * (ex_trace_lasso says how many states form the lasso proper).  Symbolic
+ * values (mtype names, NuSMV enums) are interned as codes EX_SYM_BASE + i.
+ */
+#ifndef EX_TRACE_H
+#define EX_TRACE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define EX_SYM_BASE ((int64_t)1 << 52)
+
+typedef struct {
+    char *name;
+    int64_t *v;          /* v[step] */
+    size_t defined_from; /* steps before this had no printed value */
+} ex_var;
+
+typedef struct {
+    ex_var *vars;
+    size_t nvars, capvars;
+    size_t nsteps, capsteps;
+    long loop_start; /* -1: finite trace */
+    char **syms;
+    size_t nsyms, capsyms;
+    int *vhash; /* name -> var index, open addressing */
+    size_t vhcap;
+} ex_trace;
+
+void ex_trace_init(ex_trace *t);
+void ex_trace_free(ex_trace *t);
+
+/* Index of the named variable, creating it (value 0, undefined so far). */
+int ex_trace_var(ex_trace *t, const char *name);
+int ex_trace_find(const ex_trace *t, const char *name);
+
+/* Appends a step equal to the previous one (all zero for the first). */
+void ex_trace_add_step(ex_trace *t);
+/* Sets a value in the last step. */
+void ex_trace_set(ex_trace *t, int var, int64_t v);
+
+int64_t ex_trace_sym(ex_trace *t, const char *name);
+/* Code of a known symbol, or -1. */
+int64_t ex_trace_find_sym(const ex_trace *t, const char *name);
+/* Writes the value as the tool printed it. */
+void ex_trace_value_text(const ex_trace *t, int var, size_t step, char *buf, size_t n);
+
+/* States of the lasso proper: nsteps, or nsteps - 1 when the last state
+ * repeats the loop start state. */
+size_t ex_trace_lasso_len(const ex_trace *t);
+
+#endif

@@ -1,0 +1,113 @@
+/* explain: red dots on a counterexample (Beer et al., "Explaining
+ * Counterexamples Using Causality") -- the interface of `pancause explain`.
+ *
+ * A counterexample is read into an ex_trace (from SPIN's replay of a trail,
+ * or from a NuSMV/nuXmv counterexample), then ex_explain finds the first
+ * failure of the LTL formula on it (Definition 2), the causes of that
+ * failure by Algorithm 6, and optionally decides each cause exactly
+ * (Definition 4).  The renderers print the result as a terminal table,
+ * JSON, or a self-contained HTML waveform viewer.
+ */
+#ifndef EXPLAIN_H
+#define EXPLAIN_H
+
+#include "ex_ltl.h" /* EX_DIALECT_SPIN, EX_DIALECT_SMV */
+#include "ex_trace.h"
+
+#include <stddef.h>
+#include <stdio.h>
+
+/* ---- explaining ------------------------------------------------------------ */
+
+typedef struct {
+    int exact;          /* decide Definition 4 for every dot */
+    long exact_budget;  /* contingency sets tried in all, default below */
+    int max_nba_states; /* automaton budget for Definition 2 */
+} ex_options;
+
+#define EX_DEFAULT_EXACT_BUDGET 100000L
+#define EX_DEFAULT_NBA_STATES   20000
+
+typedef enum {
+    EX_RESULT_FAILS,  /* explained: first_failure is k */
+    EX_RESULT_INF,    /* explained: fails only on the infinite lasso */
+    EX_RESULT_HOLDS,  /* nothing to explain: the formula holds */
+    EX_RESULT_UNKNOWN /* nothing to explain: finite trace does not decide it */
+} ex_result;
+
+typedef struct {
+    size_t step; /* displayed trace step, numbered from 0 */
+    int var;     /* trace column */
+    int exact;   /* 1 cause, 0 over-approximation, -1 not decided/not run */
+} ex_dot;
+
+typedef struct {
+    char *formula; /* as given */
+    ex_result result;
+    long first_failure; /* displayed step, -1 when none (infinite failure) */
+    long loop_start;    /* -1 for a finite trace */
+    ex_dot *dots;
+    size_t ndots;
+    int exact_ran;
+    int *vars; /* trace columns the formula reads, in formula order */
+    size_t nvars;
+    char **props; /* the propositions, as text */
+    size_t nprops;
+    char note[1024]; /* what was approximated or remapped, empty if nothing */
+} ex_explanation;
+
+void ex_options_default(ex_options *o);
+
+/* dialect: EX_DIALECT_SPIN or EX_DIALECT_SMV (see ex_ltl.h).  Returns 0 and
+ * fills out (also for HOLDS/UNKNOWN), or -1 with a message in err. */
+int ex_explain(ex_trace *t, const char *formula, int dialect, const ex_options *o,
+               ex_explanation *out, char *err, size_t errlen);
+void ex_explanation_free(ex_explanation *e);
+
+/* ---- reading counterexamples ---------------------------------------------- */
+
+/* Replays `trail` (NULL: MODEL.trail as pan names it) of `model` with the
+ * spin executable `spin`.  Fills t and *formula: ltl_name's formula, or the
+ * claim the trail was made with.  -1 with a message naming file and line. */
+int ex_spin_load(const char *spin, const char *model, const char *trail, const char *ltl_name,
+                 ex_trace *t, char **formula, char *err, size_t errlen);
+
+/* Parses SPIN's `spin -t -p -g -l -w` output (initial: the `-u1` dump of
+ * the initial state, may be NULL).  Exposed for tests. */
+typedef struct {
+    char **ltl_names, **ltl_texts; /* ltl blocks as spin printed them */
+    size_t nltl;
+    char *claim;   /* name of the claim process in the final dump */
+    long replayed; /* "trail ends after N steps", -1 if absent */
+    int failed_transition;
+    char *error; /* first error line spin printed, or NULL */
+} ex_spin_info;
+int ex_spin_parse(FILE *initial, FILE *replay, ex_trace *t, ex_spin_info *info);
+void ex_spin_info_free(ex_spin_info *info);
+/* Adds the model's mtype names as symbols. */
+void ex_spin_mtypes(const char *model_text, ex_trace *t);
+
+/* One failed LTL specification of a NuSMV/nuXmv output with its trace. */
+typedef struct {
+    char *formula;
+    int line; /* of the "-- specification" line */
+    ex_trace trace;
+} ex_smv_cex;
+
+/* Returns 0 with *out (n entries, possibly 0), or -1 with "FILE:LINE: ..." */
+int ex_nusmv_load(FILE *in, const char *name, ex_smv_cex **out, size_t *n, char *err,
+                  size_t errlen);
+void ex_nusmv_free(ex_smv_cex *c, size_t n);
+
+/* ---- output ----------------------------------------------------------------- */
+
+/* Table: one row per step.  color: ANSI red dots; else a '*' marks a dot.
+ * all_vars: every trace variable, not only the formula's. */
+void ex_render_table(FILE *o, const ex_trace *t, const ex_explanation *e, int color, int all_vars);
+/* {"formula":..., "first_failure":..., "loop_start":..., "dots":[...]} */
+void ex_render_json(FILE *o, const ex_trace *t, const ex_explanation *e);
+/* Self-contained HTML page with one waveform view per explanation. */
+void ex_render_html(FILE *o, const ex_trace *const *traces, const ex_explanation *const *ex,
+                    size_t n, int all_vars);
+
+#endif

@@ -1,0 +1,193 @@
+/* The examples of Beer et al. as tests: each pairs a formula and a trace
+ * from the paper with the first failure and red dots the paper gives, for
+ * Algorithm 6 and for exact mode (Definition 4). */
+#include "ex_test_util.h"
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+typedef struct {
+    ex_trace t;
+    ex_explanation e;
+    char dots[512];
+} ex_case;
+
+static void run(ex_case *c, const char *vars, const char *const *steps, size_t n, long loop,
+                const char *formula, int exact)
+{
+    ex_test_trace(&c->t, vars, steps, n, loop);
+    ex_options o;
+    ex_options_default(&o);
+    o.exact = exact;
+    char err[256];
+    int rc = ex_explain(&c->t, formula, EX_DIALECT_SPIN, &o, &c->e, err, sizeof err);
+    ck_assert_msg(rc == 0, "explain failed: %s", err);
+    ex_test_dots(&c->t, &c->e, c->dots, sizeof c->dots);
+}
+
+static void done(ex_case *c)
+{
+    ex_explanation_free(&c->e);
+    ex_trace_free(&c->t);
+}
+
+/* Example 1: G p on p.p.!p.!p.p^w -- one dot, at the first failure. */
+START_TEST(example1_gp)
+{
+    static const char *const s[] = {"p", "p", "", "", "p"};
+    ex_case c;
+    run(&c, "p", s, 5, 4, "[] p", 0);
+    ck_assert_int_eq(c.e.result, EX_RESULT_FAILS);
+    ck_assert_int_eq(c.e.first_failure, 2);
+    ck_assert_int_eq(c.e.loop_start, 4);
+    ck_assert_str_eq(c.dots, "2:p");
+    done(&c);
+}
+END_TEST
+
+/* Example 3: G(a & b & c) on {}^w -- all three, none critical alone. */
+START_TEST(example3_gabc)
+{
+    static const char *const s[] = {""};
+    ex_case c;
+    run(&c, "a b c", s, 1, 0, "[] (a && b && c)", 0);
+    ck_assert_int_eq(c.e.first_failure, 0);
+    ck_assert_str_eq(c.dots, "0:a 0:b 0:c");
+    done(&c);
+    run(&c, "a b c", s, 1, 0, "[] (a && b && c)", 1);
+    ck_assert_str_eq(c.dots, "0:a! 0:b! 0:c!");
+    done(&c);
+}
+END_TEST
+
+/* a U (b U c) on a.{}^w: Algorithm 6 adds <0,b> to the exact causes. */
+START_TEST(example4_until_alg6)
+{
+    static const char *const s[] = {"a", ""};
+    ex_case c;
+    run(&c, "a b c", s, 2, 1, "a U (b U c)", 0);
+    ck_assert_int_eq(c.e.first_failure, 1);
+    ck_assert_str_eq(c.dots, "0:b 0:c 1:a 1:b 1:c");
+    done(&c);
+}
+END_TEST
+
+START_TEST(example4_until_exact)
+{
+    static const char *const s[] = {"a", ""};
+    ex_case c;
+    run(&c, "a b c", s, 2, 1, "a U (b U c)", 1);
+    ck_assert_str_eq(c.dots, "0:b 0:c! 1:a! 1:b! 1:c!");
+    done(&c);
+}
+END_TEST
+
+/* Section 5: G(req -> X ack) on req.ack.req.req.{}^w -- the causes of the
+ * first failure only, not of the later one at steps 3/4. */
+START_TEST(section5_req_ack)
+{
+    static const char *const s[] = {"req", "ack", "req", "req", ""};
+    ex_case c;
+    run(&c, "req ack", s, 5, 4, "[] (req -> X ack)", 1);
+    ck_assert_int_eq(c.e.first_failure, 3);
+    ck_assert_str_eq(c.dots, "2:req! 3:ack!");
+    done(&c);
+}
+END_TEST
+
+/* The first-failure rule: G p fails at 1 and again at 3; only 1 is dotted. */
+START_TEST(first_failure_only)
+{
+    static const char *const s[] = {"p", "", "p", "", "p"};
+    ex_case c;
+    run(&c, "p", s, 5, -1, "[] p", 0);
+    ck_assert_int_eq(c.e.first_failure, 1);
+    ck_assert_str_eq(c.dots, "1:p");
+    done(&c);
+}
+END_TEST
+
+/* Example 2: F p on (!p)^w never fails finitely; every p is a cause, shown
+ * on the loop's first round. */
+START_TEST(example2_fp_lasso)
+{
+    static const char *const s[] = {"", "q"};
+    ex_case c;
+    run(&c, "p q", s, 2, 0, "<> p", 1);
+    ck_assert_int_eq(c.e.result, EX_RESULT_INF);
+    ck_assert_int_eq(c.e.first_failure, -1);
+    ck_assert_str_eq(c.dots, "0:p! 1:p!");
+    done(&c);
+}
+END_TEST
+
+/* Section 4's liveness example shape: G(p1 -> F p2) with a loop that never
+ * serves the request. */
+START_TEST(liveness_lasso)
+{
+    static const char *const s[] = {"", "p1", "", "q"};
+    ex_case c;
+    run(&c, "p1 p2 q", s, 4, 2, "[] (p1 -> <> p2)", 0);
+    ck_assert_int_eq(c.e.result, EX_RESULT_INF);
+    ck_assert_int_eq(c.e.loop_start, 2);
+    ck_assert_str_eq(c.dots, "1:p1 1:p2 2:p2 3:p2");
+    done(&c);
+}
+END_TEST
+
+START_TEST(nothing_to_explain)
+{
+    static const char *const ps[] = {"p"};
+    static const char *const np[] = {"", ""};
+    ex_case c;
+    run(&c, "p", ps, 1, 0, "[] p", 0);
+    ck_assert_int_eq(c.e.result, EX_RESULT_HOLDS);
+    ck_assert_uint_eq(c.e.ndots, 0);
+    done(&c);
+    run(&c, "p", np, 2, -1, "<> p", 0);
+    ck_assert_int_eq(c.e.result, EX_RESULT_UNKNOWN);
+    done(&c);
+    run(&c, "p", ps, 1, -1, "<> p", 0);
+    ck_assert_int_eq(c.e.result, EX_RESULT_HOLDS);
+    done(&c);
+}
+END_TEST
+
+/* Definition 2 is more than evaluation: X false cannot be satisfied by any
+ * continuation, so the first failure is 0 though nothing has been read. */
+START_TEST(definition2_unsatisfiable_residue)
+{
+    static const char *const s[] = {"p", "p", "p"};
+    ex_case c;
+    run(&c, "p q", s, 3, -1, "[] p && <> (q && !q)", 0);
+    ck_assert_int_eq(c.e.result, EX_RESULT_FAILS);
+    ck_assert_int_eq(c.e.first_failure, 0);
+    done(&c);
+    run(&c, "p q", s, 3, -1, "X X X X ([] q && <> !q)", 0);
+    ck_assert_int_eq(c.e.first_failure, 0);
+    done(&c);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("paper");
+    TCase *tc = tcase_create("examples");
+    tcase_add_test(tc, example1_gp);
+    tcase_add_test(tc, example3_gabc);
+    tcase_add_test(tc, example4_until_alg6);
+    tcase_add_test(tc, example4_until_exact);
+    tcase_add_test(tc, section5_req_ack);
+    tcase_add_test(tc, first_failure_only);
+    tcase_add_test(tc, example2_fp_lasso);
+    tcase_add_test(tc, liveness_lasso);
+    tcase_add_test(tc, nothing_to_explain);
+    tcase_add_test(tc, definition2_unsatisfiable_residue);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
