@@ -27,6 +27,7 @@ import os
 import random
 import sys
 
+from oracle import Oracle
 from promela import Model
 
 MAX_STATES = 1500
@@ -147,10 +148,10 @@ class Gen:
         r = self.rng
         cnt = "i%d" % len(self.counters)
         self.counters.append(cnt)
-        k = r.randint(1, 2)
+        k = r.randint(1, 2) if r.random() < 0.6 else 2
         body = ["%s = %s + 1" % (cnt, cnt)] + self.option_body(prefix, depth + 1)
         opts = [("(%s < %d)" % (cnt, k), body)]
-        if r.random() < 0.4:
+        if r.random() < 0.3:
             opts.append(("(%s)" % self.cond(), self.option_body(prefix, depth + 1)))
         opts.append(("else", ["break"]))
         return self.render("do", "od", "", opts)
@@ -172,9 +173,9 @@ class Gen:
     def compound(self, prefix, depth):
         r = self.rng
         x = r.random()
-        if x < 0.6:
+        if x < 0.5:
             return self.ifstmt(prefix, depth)
-        if x < 0.8 or self.cyclic_left <= 0:
+        if x < 0.75 or self.cyclic_left <= 0:
             return self.bounded_do(prefix, depth)
         self.cyclic_left -= 1
         return self.cyclic_do(prefix, depth)
@@ -210,7 +211,7 @@ class Gen:
         r = self.rng
         self.kind = r.choice(["ltl", "ltl", "ltl", "assert", "assert", "deadlock"])
         self.make_vars()
-        self.cyclic_left = 1 if r.random() < 0.35 else 0
+        self.cyclic_left = 1 if r.random() < 0.5 else 0
         # hazard: a conjunction of one or two atoms
         vs = list(self.vars)
         r.shuffle(vs)
@@ -245,8 +246,14 @@ def generate(seed):
             n = len(m.explore(limit=MAX_STATES))
         except Exception:
             continue
-        if n <= MAX_STATES and m.events:
-            return text
+        if n > MAX_STATES or not m.events:
+            continue
+        # keep only a quarter of the models whose hazard is unreachable or
+        # reachable without any event (no cause at all): they test little
+        mins = Oracle(m).minimal_bad_vectors()
+        if (not mins or mins == [(0,) * len(m.events)]) and rng.random() < 0.75:
+            continue
+        return text
     raise SystemExit("gen.py: no small model for seed %s" % seed)
 
 
