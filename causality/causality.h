@@ -1,0 +1,129 @@
+/*
+ * causality.h - causality checking on the transition graph pan explores.
+ *
+ * While pan searches (DFS or BFS), the spin-model hooks record every state it
+ * expands and every move it takes into a cc_graph: states interned by their state
+ * vector, moves labelled with the event they are (or silent), violations as moves
+ * into the sink CC_BAD or as bad states.  When the search ends, cc_analyse() explores
+ * event histories over that graph, feeds every good and bad trace into the coloured
+ * subset graph, and decides AC1, AC2(1), AC3, AC2(2) with non-occurrence, and OC1
+ * (README "Method").  The result lists the causes; cc_report.c prints them as text
+ * and JSON and cc_formula.c turns each into an EOL formula.  This header is the
+ * module's whole interface.
+ */
+#ifndef CAUSALITY_H
+#define CAUSALITY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "eol.h"
+
+/* ---- the recorded transition graph (cc_graph.c) ---- */
+
+#define CC_BAD UINT32_MAX /* the violation sink, as an edge target */
+#define CC_SILENT 0       /* event id of a silent move; event type k has id k + 1 */
+
+typedef struct cc_graph cc_graph;
+
+cc_graph *cc_graph_new(void);
+void cc_graph_free(cc_graph *g);
+/* Interns a state by its key bytes.  *fresh tells whether it is new.  Returns
+ * CC_BAD when out of memory. */
+uint32_t cc_graph_state(cc_graph *g, const void *key, size_t len, bool *fresh);
+void cc_graph_set_root(cc_graph *g, uint32_t s);
+/* A move from -> to (to may be CC_BAD: the move itself violates).  claim marks a
+ * move of the never claim.  Returns -1 when out of memory. */
+int cc_graph_edge(cc_graph *g, uint32_t from, uint32_t to, uint32_t event, bool claim);
+/* Every run reaching s has violated the property there (invalid end state, end of
+ * the never claim). */
+void cc_graph_bad_state(cc_graph *g, uint32_t s);
+/* Marks s as expanded; returns whether it already was. */
+bool cc_graph_expand(cc_graph *g, uint32_t s);
+size_t cc_graph_states(const cc_graph *g);
+size_t cc_graph_edges(const cc_graph *g);
+size_t cc_graph_bytes(const cc_graph *g);
+
+/* ---- the analysis (cc_explore.c, cc_ac22.c, cc_cause.c) ---- */
+
+typedef struct {
+    bool ac2;             /* AC2(2) non-occurrence test (the paper's CC2; off = CC1) */
+    size_t search_budget; /* max (state, history) nodes per search; 0 = default */
+} cc_options;
+
+typedef struct {
+    uint32_t event; /* event type (0-based) */
+    uint32_t occ;   /* occurrence index, 1-based */
+} cc_occ;
+
+/* A prohibited interval: event type `event` must not occur after occurrence
+ * index `after` and before occurrence index `before` of the cause (indices into
+ * cc_cause.occ; -1 = the start / the end of the trace). */
+typedef struct {
+    uint32_t event;
+    int after, before;
+} cc_absent;
+
+typedef struct {
+    cc_occ *occ;        /* the cause's occurrences, in the order of its witness */
+    size_t nocc;
+    cc_absent *absent;  /* sorted by (event, after, before) */
+    size_t nabsent;
+    bool *ordered;      /* nocc x nocc: ordered[i * nocc + j] = i before j on every trace */
+    size_t ntraces;     /* red traces of this cause */
+    bool ambiguous;     /* a good run has the same trace as a red one */
+    bool ac22_incomplete; /* the non-occurrence search hit its budget */
+    uint32_t *good;     /* a good super-trace showing the non-occurrence, or NULL */
+    size_t ngood;
+} cc_cause;
+
+typedef struct {
+    uint32_t *ev; /* event types of the trace */
+    size_t n;
+} cc_trace;
+
+typedef struct {
+    cc_cause *causes;
+    size_t ncauses;
+    cc_trace *uncaused;  /* minimal bad traces without AC2(1) (GREY) */
+    size_t nuncaused;
+    cc_trace *ambiguous; /* red traces that are also traces of good runs */
+    size_t nambiguous;
+    size_t colours[6];   /* node counts by sg_colour */
+    size_t good, bad;    /* distinct good / bad traces seen */
+    size_t explored;     /* (state, history) nodes explored */
+    size_t bytes;        /* peak bytes of the analysis' own structures */
+    bool hazard;         /* some run violates the property */
+    bool truncated;      /* a search hit its budget: results may be incomplete */
+    bool oom;            /* out of memory during the analysis */
+} cc_result;
+
+cc_result *cc_analyse(const cc_graph *g, size_t nevents, const cc_options *o);
+void cc_result_free(cc_result *r);
+
+/* ---- formulas and reports (cc_formula.c, cc_report.c) ---- */
+
+/* The cause as an EOL formula over the event names. */
+eol_node *cc_formula(const cc_cause *c, const char *const *names);
+/* Display name of the cause's i-th occurrence: E, or E_k when the cause has more
+ * than one occurrence of E.  Malloc'd. */
+char *cc_occ_name(const cc_cause *c, size_t i, const char *const *names);
+
+typedef struct {
+    const char *search;   /* "dfs" or "bfs" */
+    bool complete;        /* false: depth limit, bitstate, memory, budget */
+    const char *why_incomplete;
+    bool ac2;
+    double seconds, peak_mb;
+    double states, transitions;
+    const char *model;
+} cc_run;
+
+int cc_report_text(FILE *f, const cc_result *r, const char *const *names, size_t nevents,
+                   const cc_run *run, bool unicode);
+int cc_report_json(FILE *f, const cc_result *r, const char *const *names, size_t nevents,
+                   const cc_run *run);
+
+#endif

@@ -1,0 +1,328 @@
+/*
+ * cc_ac22.c - AC2(2) and the non-occurrence of events (Def. 10, Theorem 3).
+ *
+ * For a red trace sigma the question is: which good runs contain sigma's occurrences
+ * in sigma's order plus some extra occurrences Q, with Q minimal?  Their extra events
+ * are what prevents the hazard, so their non-occurrence is part of the cause, in the
+ * gap of sigma where they occurred.  The search walks the recorded graph with a
+ * cursor into sigma: nodes (state, matched prefix length, Q).  An event move either
+ * is sigma's next occurrence (the cursor advances), or an occurrence beyond sigma's
+ * count of that type (it joins Q with the current gap), or an occurrence of sigma out
+ * of order (the run cannot restrict to sigma: dropped).  Nodes are taken in order of
+ * |Q|, so the first solutions are the minimal ones, and a Q that strictly contains a
+ * solution's, or a Q explored at the same (state, cursor) with a strictly smaller Q,
+ * is dropped.  Q = {} at the end of sigma in a settled state means a good run has
+ * sigma's very trace: the ambiguity of README "Method".
+ * Invariant: Q records are a persistent list (parent links), so a node carries one id.
+ */
+#include "cc_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    uint32_t parent, event, gap, size;
+} qrec;
+
+typedef struct {
+    uint32_t s, pos, q;
+} qnode;
+
+typedef struct {
+    qnode *v;
+    size_t n, cap;
+} qqueue;
+
+typedef struct {
+    const cc_ctx *c;
+    const uint32_t *sigma;
+    size_t n, nevents;
+    uint32_t *prefix; /* prefix[pos * nevents + e] = occurrences of e in sigma[0..pos) */
+    qrec *q;
+    size_t nq, qcap;
+    sg_map qkids;   /* (q << 32 | event << 12 | gap) -> q */
+    sg_map slot;    /* (pos << 32 | q) -> slot id */
+    sg_map seen;    /* (state << 32 | slot) -> 1 */
+    sg_map domhead; /* (state << 32 | pos) -> first list entry */
+    uint32_t *dq, *dnext;
+    size_t nd, dcap;
+    uint32_t *sol;
+    size_t nsol, solcap;
+    qqueue cur, next;
+    size_t steps;
+} qsearch;
+
+static int qq_push(qqueue *q, qnode x)
+{
+    if (q->n == q->cap) {
+        size_t cap = q->cap ? 2 * q->cap : 256;
+        qnode *v = realloc(q->v, cap * sizeof *v);
+        if (!v)
+            return -1;
+        q->v = v;
+        q->cap = cap;
+    }
+    q->v[q->n++] = x;
+    return 0;
+}
+
+static uint32_t q_count(const qsearch *w, uint32_t q, uint32_t e)
+{
+    uint32_t k = 0;
+    for (; q; q = w->q[q].parent)
+        k += w->q[q].event == e;
+    return k;
+}
+
+/* a's event multiset is contained in b's. */
+static bool q_le(const qsearch *w, uint32_t a, uint32_t b)
+{
+    if (w->q[a].size > w->q[b].size)
+        return false;
+    for (uint32_t x = a; x; x = w->q[x].parent)
+        if (q_count(w, a, w->q[x].event) > q_count(w, b, w->q[x].event))
+            return false;
+    return true;
+}
+
+static bool q_strict(const qsearch *w, uint32_t a, uint32_t b)
+{
+    return w->q[a].size < w->q[b].size && q_le(w, a, b);
+}
+
+static uint32_t q_extend(qsearch *w, uint32_t q, uint32_t e, uint32_t gap)
+{
+    uint64_t key = (uint64_t)q << 32 | (uint64_t)e << 12 | gap;
+    uint32_t k = sg_map_get(&w->qkids, key);
+    if (k != SG_INVALID)
+        return k;
+    if (w->nq == w->qcap) {
+        size_t cap = 2 * w->qcap;
+        qrec *v = realloc(w->q, cap * sizeof *v);
+        if (!v)
+            return SG_INVALID;
+        w->q = v;
+        w->qcap = cap;
+    }
+    k = (uint32_t)w->nq++;
+    w->q[k] = (qrec){q, e, gap, w->q[q].size + 1};
+    return sg_map_put(&w->qkids, key, k) ? SG_INVALID : k;
+}
+
+static int push(qsearch *w, qqueue *to, uint32_t s, uint32_t pos, uint32_t q)
+{
+    uint64_t k1 = (uint64_t)pos << 32 | q;
+    uint32_t slot = sg_map_get(&w->slot, k1);
+    if (slot == SG_INVALID) {
+        slot = (uint32_t)w->slot.len;
+        if (sg_map_put(&w->slot, k1, slot))
+            return -1;
+    }
+    uint64_t k2 = (uint64_t)s << 32 | slot;
+    if (sg_map_get(&w->seen, k2) != SG_INVALID)
+        return 0;
+    if (sg_map_put(&w->seen, k2, 1))
+        return -1;
+    return qq_push(to, (qnode){s, pos, q});
+}
+
+/* 1: a strictly smaller Q was explored at (s, pos); else records q there. */
+static int dominated(qsearch *w, uint32_t s, uint32_t pos, uint32_t q)
+{
+    uint64_t key = (uint64_t)s << 32 | pos;
+    uint32_t head = sg_map_get(&w->domhead, key);
+    for (uint32_t i = head; i != SG_INVALID; i = w->dnext[i])
+        if (q_strict(w, w->dq[i], q))
+            return 1;
+    if (w->nd == w->dcap) {
+        size_t cap = w->dcap ? 2 * w->dcap : 256;
+        uint32_t *a = realloc(w->dq, cap * sizeof *a);
+        if (!a)
+            return -1;
+        w->dq = a;
+        uint32_t *b = realloc(w->dnext, cap * sizeof *b);
+        if (!b)
+            return -1;
+        w->dnext = b;
+        w->dcap = cap;
+    }
+    w->dq[w->nd] = q;
+    w->dnext[w->nd] = head;
+    return sg_map_put(&w->domhead, key, (uint32_t)w->nd++);
+}
+
+static bool beyond_solution(const qsearch *w, uint32_t q)
+{
+    for (size_t i = 0; i < w->nsol; i++)
+        if (q_strict(w, w->sol[i], q))
+            return true;
+    return false;
+}
+
+static int add_solution(qsearch *w, uint32_t q)
+{
+    for (size_t i = 0; i < w->nsol; i++)
+        if (w->sol[i] == q)
+            return 0;
+    if (w->nsol == w->solcap) {
+        size_t cap = w->solcap ? 2 * w->solcap : 16;
+        uint32_t *v = realloc(w->sol, cap * sizeof *v);
+        if (!v)
+            return -1;
+        w->sol = v;
+        w->solcap = cap;
+    }
+    w->sol[w->nsol++] = q;
+    return 0;
+}
+
+/* An event move from node x to state t. */
+static int step_event(qsearch *w, qnode x, uint32_t t, uint32_t e, bool extras)
+{
+    uint32_t have = w->prefix[x.pos * w->nevents + e] + q_count(w, x.q, e);
+    uint32_t total = w->prefix[w->n * w->nevents + e];
+    if (have < total) /* an occurrence of sigma: must be the next one */
+        return (x.pos < w->n && w->sigma[x.pos] == e) ? push(w, &w->cur, t, x.pos + 1, x.q) : 0;
+    if (!extras)
+        return 0;
+    uint32_t q = q_extend(w, x.q, e, x.pos);
+    return q == SG_INVALID ? -1 : push(w, &w->next, t, x.pos, q);
+}
+
+static int visit(qsearch *w, qnode x, bool extras, cc_ac22 *out)
+{
+    const cc_ctx *c = w->c;
+    if (cc_bad(c, x.s) || beyond_solution(w, x.q))
+        return 0;
+    int d = dominated(w, x.s, x.pos, x.q);
+    if (d)
+        return d < 0 ? -1 : 0;
+    if (x.pos == w->n && cc_settled(c, x.s)) {
+        if (!x.q)
+            out->ambiguous = true;
+        else if (add_solution(w, x.q))
+            return -1;
+    }
+    const cc_graph *g = c->g;
+    for (uint32_t e = g->head[x.s]; e != CC_NONE; e = g->next[e]) {
+        if (g->to[e] == CC_BAD)
+            continue;
+        uint32_t ev = g->ev[e] & CC_EV_MASK;
+        int rc = ev == CC_SILENT ? push(w, &w->cur, g->to[e], x.pos, x.q)
+                                 : step_event(w, x, g->to[e], ev - 1, extras);
+        if (rc)
+            return -1;
+    }
+    return 0;
+}
+
+static int init(qsearch *w)
+{
+    w->prefix = calloc((w->n + 1) * w->nevents, sizeof *w->prefix);
+    w->qcap = 64;
+    w->q = malloc(w->qcap * sizeof *w->q);
+    if (!w->prefix || !w->q)
+        return -1;
+    w->q[0] = (qrec){0, 0, 0, 0};
+    w->nq = 1;
+    for (size_t p = 0; p < w->n; p++) {
+        memcpy(w->prefix + (p + 1) * w->nevents, w->prefix + p * w->nevents,
+               w->nevents * sizeof *w->prefix);
+        w->prefix[(p + 1) * w->nevents + w->sigma[p]]++;
+    }
+    return 0;
+}
+
+static void release(qsearch *w)
+{
+    free(w->prefix);
+    free(w->q);
+    sg_map_free(&w->qkids);
+    sg_map_free(&w->slot);
+    sg_map_free(&w->seen);
+    sg_map_free(&w->domhead);
+    free(w->dq);
+    free(w->dnext);
+    free(w->sol);
+    free(w->cur.v);
+    free(w->next.v);
+}
+
+/* The good super-trace of solution q: sigma with Q's events in their gaps. */
+static int witness(const qsearch *w, uint32_t q, cc_ac22 *out)
+{
+    size_t m = w->q[q].size;
+    uint32_t *ev = malloc((w->n + m) * sizeof *ev), *qe = malloc(m * sizeof *qe);
+    uint32_t *qg = malloc(m * sizeof *qg);
+    if (!ev || !qe || !qg) {
+        free(ev);
+        free(qe);
+        free(qg);
+        return -1;
+    }
+    for (size_t i = m; q; q = w->q[q].parent) {
+        qe[--i] = w->q[q].event;
+        qg[i] = w->q[q].gap;
+    }
+    size_t k = 0, j = 0;
+    for (size_t p = 0; p <= w->n; p++) {
+        while (j < m && qg[j] == p)
+            ev[k++] = qe[j++];
+        if (p < w->n)
+            ev[k++] = w->sigma[p];
+    }
+    free(qe);
+    free(qg);
+    out->good = ev;
+    out->ngood = k;
+    return 0;
+}
+
+static int collect(const qsearch *w, cc_ac22 *out)
+{
+    out->gaps = calloc(w->nevents * (w->n + 1), 1);
+    if (!out->gaps)
+        return -1;
+    for (size_t i = 0; i < w->nsol; i++)
+        for (uint32_t q = w->sol[i]; q; q = w->q[q].parent)
+            out->gaps[w->q[q].event * (w->n + 1) + w->q[q].gap] = 1;
+    return w->nsol ? witness(w, w->sol[0], out) : 0;
+}
+
+int cc_ac22_search(const cc_ctx *c, const uint32_t *sigma, size_t n, size_t nevents,
+                   bool extras, cc_ac22 *out)
+{
+    memset(out, 0, sizeof *out);
+    qsearch w = {.c = c, .sigma = sigma, .n = n, .nevents = nevents ? nevents : 1};
+    if (n >= 4095) { /* gaps are packed into 12 bits of a map key */
+        out->incomplete = true;
+        return collect(&w, out);
+    }
+    int rc = init(&w) || push(&w, &w.cur, c->g->root, 0, 0);
+    while (!rc && w.cur.n) {
+        for (size_t i = 0; i < w.cur.n && !rc; i++) {
+            if (++w.steps > c->budget) {
+                out->incomplete = true;
+                break;
+            }
+            rc = visit(&w, w.cur.v[i], extras, out);
+        }
+        if (out->incomplete)
+            break;
+        qqueue t = w.cur;
+        w.cur = w.next;
+        w.next = t;
+        w.next.n = 0;
+    }
+    if (!rc)
+        rc = collect(&w, out);
+    release(&w);
+    return rc;
+}
+
+void cc_ac22_free(cc_ac22 *a)
+{
+    free(a->gaps);
+    free(a->good);
+    memset(a, 0, sizeof *a);
+}

@@ -1,0 +1,316 @@
+/*
+ * cc_explore.c - from the recorded graph to coloured traces.
+ *
+ * cc_derive() computes two facts per state.  BAD: the never claim can reach a
+ * violation by its own moves (so the prefix ending here already violates the
+ * property: the run's first violation is here, even on branches where the claim
+ * chose to wait).  DOOM: a violation is reachable by silent moves only (such a
+ * state ends no good run, README "settled runs").  Both are backward closures.
+ *
+ * cc_explore() then enumerates event histories: nodes (state, trace) in order of
+ * trace length, silent moves closing each level.  Every bad run's trace and every
+ * settled run's trace goes into the subset graph, which colours it at once; since
+ * shorter traces come first, AC3 and AC2(1) are final when a bad trace is added, for
+ * DFS- and BFS-recorded graphs alike.  Two prunings keep this finite on cyclic models
+ * and are safe (README "Method"): a history whose multiset strictly contains a bad
+ * trace's is dropped (no continuation can be minimal), and a history at a state
+ * where a strictly smaller history was already explored is dropped (every trace it
+ * could produce is dominated by one the smaller history produces).
+ */
+#include "cc_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Reverse adjacency over the edges accepted by `want`, as CSR arrays. */
+typedef struct {
+    uint32_t *start, *src;
+} cc_rev;
+
+static int rev_build(const cc_graph *g, bool claim_only, cc_rev *rv)
+{
+    rv->start = calloc(g->n + 2, sizeof *rv->start);
+    rv->src = NULL;
+    if (!rv->start)
+        return -1;
+    size_t m = 0;
+    for (size_t s = 0; s < g->n; s++)
+        for (uint32_t e = g->head[s]; e != CC_NONE; e = g->next[e]) {
+            bool silent = (g->ev[e] & CC_EV_MASK) == CC_SILENT;
+            bool ok = claim_only ? (g->ev[e] & CC_EV_CLAIM) : silent;
+            if (ok && g->to[e] != CC_BAD) {
+                rv->start[g->to[e] + 1]++;
+                m++;
+            }
+        }
+    for (size_t s = 0; s < g->n; s++)
+        rv->start[s + 1] += rv->start[s];
+    rv->src = malloc((m ? m : 1) * sizeof *rv->src);
+    uint32_t *fill = malloc((g->n + 1) * sizeof *fill);
+    if (!rv->src || !fill) {
+        free(fill);
+        return -1;
+    }
+    memcpy(fill, rv->start, (g->n + 1) * sizeof *fill);
+    for (size_t s = 0; s < g->n; s++)
+        for (uint32_t e = g->head[s]; e != CC_NONE; e = g->next[e]) {
+            bool silent = (g->ev[e] & CC_EV_MASK) == CC_SILENT;
+            bool ok = claim_only ? (g->ev[e] & CC_EV_CLAIM) : silent;
+            if (ok && g->to[e] != CC_BAD)
+                rv->src[fill[g->to[e]]++] = (uint32_t)s;
+        }
+    free(fill);
+    return 0;
+}
+
+/* Marks `bit` on every state that reaches a marked state through rv's edges. */
+static int close_backwards(const cc_graph *g, const cc_rev *rv, uint8_t *sf, uint8_t bit)
+{
+    uint32_t *work = malloc((g->n + 1) * sizeof *work);
+    if (!work)
+        return -1;
+    size_t n = 0;
+    for (size_t s = 0; s < g->n; s++)
+        if (sf[s] & bit)
+            work[n++] = (uint32_t)s;
+    while (n) {
+        uint32_t t = work[--n];
+        for (uint32_t i = rv->start[t]; i < rv->start[t + 1]; i++) {
+            uint32_t s = rv->src[i];
+            if (!(sf[s] & bit)) {
+                sf[s] |= bit;
+                work[n++] = s;
+            }
+        }
+    }
+    free(work);
+    return 0;
+}
+
+int cc_derive(cc_ctx *c)
+{
+    const cc_graph *g = c->g;
+    c->sf = calloc(g->n + 1, 1);
+    if (!c->sf)
+        return -1;
+    for (size_t s = 0; s < g->n; s++) {
+        c->sf[s] = g->flags[s] & CC_S_BAD;
+        for (uint32_t e = g->head[s]; e != CC_NONE; e = g->next[e])
+            if (g->to[e] == CC_BAD && (g->ev[e] & CC_EV_CLAIM))
+                c->sf[s] |= CC_S_BAD;
+    }
+    cc_rev rv = {0};
+    int rc = rev_build(g, true, &rv) || close_backwards(g, &rv, c->sf, CC_S_BAD);
+    free(rv.start);
+    free(rv.src);
+    if (rc)
+        return -1;
+    for (size_t s = 0; s < g->n; s++) {
+        if (c->sf[s] & CC_S_BAD)
+            c->sf[s] |= CC_S_DOOM;
+        for (uint32_t e = g->head[s]; e != CC_NONE; e = g->next[e])
+            if (g->to[e] == CC_BAD && (g->ev[e] & CC_EV_MASK) == CC_SILENT)
+                c->sf[s] |= CC_S_DOOM;
+    }
+    rc = rev_build(g, false, &rv) || close_backwards(g, &rv, c->sf, CC_S_DOOM);
+    free(rv.start);
+    free(rv.src);
+    c->sink = (uint32_t)g->n;
+    return rc ? -1 : 0;
+}
+
+/* ---- the level-by-level history exploration ---- */
+
+typedef struct {
+    uint32_t *s, *h; /* pairs (state, trace node) */
+    size_t n, cap;
+} pairq;
+
+static int q_push(pairq *q, uint32_t s, uint32_t h)
+{
+    if (q->n == q->cap) {
+        size_t cap = q->cap ? 2 * q->cap : 1024;
+        uint32_t *a = realloc(q->s, cap * sizeof *a);
+        if (!a)
+            return -1;
+        q->s = a;
+        uint32_t *b = realloc(q->h, cap * sizeof *b);
+        if (!b)
+            return -1;
+        q->h = b;
+        q->cap = cap;
+    }
+    q->s[q->n] = s;
+    q->h[q->n++] = h;
+    return 0;
+}
+
+typedef struct {
+    cc_ctx *c;
+    sg_map seen;       /* (state << 32 | node) explored or queued */
+    uint32_t *hist;    /* per state: first entry of its list of explored multisets */
+    uint32_t *hms, *hnext;
+    size_t nh, hcap;
+    pairq cur, next;
+} cc_walk;
+
+static int push(cc_walk *w, pairq *q, uint32_t s, uint32_t h)
+{
+    uint64_t key = (uint64_t)s << 32 | h;
+    if (sg_map_get(&w->seen, key) != SG_INVALID)
+        return 0;
+    if (sg_map_put(&w->seen, key, 1))
+        return -1;
+    return q_push(q, s, h);
+}
+
+/* True when a history with a strictly smaller multiset was explored at s;
+ * otherwise records m at s. */
+static int dominated(cc_walk *w, uint32_t s, sg_ms m)
+{
+    for (uint32_t i = w->hist[s]; i != CC_NONE; i = w->hnext[i]) {
+        if (w->hms[i] == m)
+            return 0; /* same events, another order: explored too, listed once */
+        if (sg_ms_subset(w->c->sg, w->hms[i], m))
+            return 1;
+    }
+    if (w->nh == w->hcap) {
+        size_t cap = w->hcap ? 2 * w->hcap : 1024;
+        uint32_t *a = realloc(w->hms, cap * sizeof *a);
+        if (!a)
+            return -1;
+        w->hms = a;
+        uint32_t *b = realloc(w->hnext, cap * sizeof *b);
+        if (!b)
+            return -1;
+        w->hnext = b;
+        w->hcap = cap;
+    }
+    w->hms[w->nh] = m;
+    w->hnext[w->nh] = w->hist[s];
+    w->hist[s] = (uint32_t)w->nh++;
+    return 0;
+}
+
+static int add(cc_ctx *c, uint32_t node, bool bad)
+{
+    return sg_add(c->sg, node, bad) == SG_NONE ? -1 : 0;
+}
+
+/* Expands one (state, history) node; returns -1 on no memory. */
+static int expand(cc_walk *w, uint32_t s, uint32_t h)
+{
+    cc_ctx *c = w->c;
+    const cc_graph *g = c->g;
+    if (cc_bad(c, s))
+        return add(c, h, true);
+    sg_ms m = sg_multiset(c->sg, h);
+    if (sg_has_bad_below(c->sg, m))
+        return 0;
+    int d = dominated(w, s, m);
+    if (d)
+        return d < 0 ? -1 : 0;
+    if (cc_settled(c, s) && add(c, h, false))
+        return -1;
+    for (uint32_t e = g->head[s]; e != CC_NONE; e = g->next[e]) {
+        uint32_t ev = g->ev[e] & CC_EV_MASK;
+        uint32_t t = g->to[e] == CC_BAD ? c->sink : g->to[e];
+        if (ev == CC_SILENT) {
+            if (push(w, &w->cur, t, h))
+                return -1;
+            continue;
+        }
+        uint32_t k = sg_child(c->sg, h, ev - 1);
+        if (k == SG_INVALID || push(w, &w->next, t, k))
+            return -1;
+    }
+    return 0;
+}
+
+int cc_explore(cc_ctx *c)
+{
+    cc_walk w = {.c = c};
+    int rc = 0;
+    w.hist = malloc((c->g->n + 1) * sizeof *w.hist);
+    if (!w.hist || c->g->root == CC_BAD)
+        rc = w.hist ? 0 : -1;
+    else {
+        for (size_t s = 0; s <= c->g->n; s++)
+            w.hist[s] = CC_NONE;
+        rc = push(&w, &w.cur, c->g->root, 0);
+    }
+    while (!rc && w.cur.n) {
+        for (size_t i = 0; i < w.cur.n && !rc; i++) {
+            if (++c->r->explored > c->budget) {
+                c->r->truncated = true;
+                break;
+            }
+            rc = expand(&w, w.cur.s[i], w.cur.h[i]);
+        }
+        if (c->r->truncated)
+            break;
+        pairq t = w.cur;
+        w.cur = w.next;
+        w.next = t;
+        w.next.n = 0;
+    }
+    size_t b = sg_map_bytes(&w.seen) + (w.cur.cap + w.next.cap) * 8 + w.hcap * 8;
+    if (b > c->r->bytes)
+        c->r->bytes = b;
+    sg_map_free(&w.seen);
+    free(w.hist);
+    free(w.hms);
+    free(w.hnext);
+    free(w.cur.s);
+    free(w.cur.h);
+    free(w.next.s);
+    free(w.next.h);
+    return rc;
+}
+
+cc_result *cc_analyse(const cc_graph *g, size_t nevents, const cc_options *o)
+{
+    cc_result *r = calloc(1, sizeof *r);
+    if (!r)
+        return NULL;
+    cc_ctx c = {.g = g, .o = o, .r = r};
+    c.budget = o->search_budget ? o->search_budget : SIZE_MAX;
+    c.sg = sg_new();
+    int rc = !c.sg || cc_derive(&c) || cc_explore(&c) || cc_assemble(&c, nevents);
+    if (rc)
+        r->oom = true;
+    if (c.sg) {
+        for (int k = 0; k < SG_NCOLOURS; k++)
+            r->colours[k] = sg_count(c.sg, (sg_colour)k);
+        r->bad = r->colours[SG_RED] + r->colours[SG_ORANGE] + r->colours[SG_GREY];
+        r->good = r->colours[SG_GREEN] + r->colours[SG_BLACK];
+        r->hazard = r->bad > 0;
+        r->bytes += sg_bytes(c.sg) + g->n;
+    }
+    sg_free(c.sg);
+    free(c.sf);
+    return r;
+}
+
+static void free_traces(cc_trace *t, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(t[i].ev);
+    free(t);
+}
+
+void cc_result_free(cc_result *r)
+{
+    if (!r)
+        return;
+    for (size_t i = 0; i < r->ncauses; i++) {
+        free(r->causes[i].occ);
+        free(r->causes[i].absent);
+        free(r->causes[i].ordered);
+        free(r->causes[i].good);
+    }
+    free(r->causes);
+    free_traces(r->uncaused, r->nuncaused);
+    free_traces(r->ambiguous, r->nambiguous);
+    free(r);
+}

@@ -1,0 +1,76 @@
+/*
+ * cc_internal.h - shared between the files of the causality module only.
+ *
+ * The layout of the recorded graph (cc_graph.c) and the analysis context that the
+ * history exploration (cc_explore.c), the non-occurrence search (cc_ac22.c) and the
+ * cause assembly (cc_cause.c) pass between them.
+ */
+#ifndef CC_INTERNAL_H
+#define CC_INTERNAL_H
+
+#include "causality.h"
+#include "subsetgraph.h"
+
+#define CC_NONE UINT32_MAX        /* end of an edge list */
+#define CC_EV_CLAIM (1u << 31)    /* edge flag: a move of the never claim */
+#define CC_EV_MASK ((1u << 28) - 1)
+
+enum { CC_S_BAD = 1, CC_S_EXPANDED = 2, CC_S_DOOM = 4 };
+
+struct cc_graph {
+    uint8_t *keys; /* state keys, back to back */
+    size_t nkeys, keys_cap;
+    size_t *key_off;
+    uint32_t *key_len;
+    uint64_t *hash;
+    uint32_t *head; /* first edge of each state, CC_NONE if none */
+    uint8_t *flags;
+    size_t n, cap;
+    uint32_t *slots; /* state id + 1 by hash, 0 = empty */
+    size_t nslots;
+    uint32_t *to, *ev, *next; /* edges */
+    size_t nedges, ecap;
+    uint32_t root;
+};
+
+/* The analysis of one graph. */
+typedef struct {
+    const cc_graph *g;
+    const cc_options *o;
+    size_t budget;
+    uint8_t *sf;   /* derived per-state flags: CC_S_BAD after claim closure, CC_S_DOOM */
+    uint32_t sink; /* pseudo-state for "the last move violated" */
+    sg_graph *sg;
+    cc_result *r;
+} cc_ctx;
+
+static inline bool cc_bad(const cc_ctx *c, uint32_t s)
+{
+    return s == c->sink || (c->sf[s] & CC_S_BAD);
+}
+
+/* A settled state: no violation is reachable from it by silent moves alone. */
+static inline bool cc_settled(const cc_ctx *c, uint32_t s)
+{
+    return s != c->sink && !(c->sf[s] & (CC_S_BAD | CC_S_DOOM));
+}
+
+int cc_derive(cc_ctx *c);
+int cc_explore(cc_ctx *c);
+
+/* Result of the non-occurrence search for one red trace. */
+typedef struct {
+    uint8_t *gaps;     /* nevents x (n + 1): gaps[e * (n + 1) + g] = e prohibited in gap g */
+    bool ambiguous;    /* a good run has exactly this trace */
+    bool incomplete;   /* budget exhausted */
+    uint32_t *good;    /* one minimal good super-trace, or NULL */
+    size_t ngood;
+} cc_ac22;
+
+int cc_ac22_search(const cc_ctx *c, const uint32_t *sigma, size_t n, size_t nevents,
+                   bool extras, cc_ac22 *out);
+void cc_ac22_free(cc_ac22 *a);
+
+int cc_assemble(cc_ctx *c, size_t nevents);
+
+#endif

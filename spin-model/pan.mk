@@ -1,0 +1,18 @@
+# spin-model/pan.mk - `make pan`, run where SPIN's pan.c is:
+#   spin -a model.pml && make -f <pancause>/Makefile pan [BFS=1] [PANFLAGS=...]
+# (in the pancause directory itself plain `make pan` does the same).
+# BFS=1 builds pan's breadth-first search; PANFLAGS passes pan compile flags
+# (-DMEMLIM=..., -DSAFETY, ...) to both copies of pan; PAN_CFLAGS the optimisation.
+INSTRUMENT := $(BUILD)/bin/pancause-instrument
+PROGRAMS += $(INSTRUMENT)
+PAN_CFLAGS ?= -O2
+PAN_FLAGS := $(if $(filter 1,$(BFS)),-DBFS) $(PANFLAGS)
+
+$(INSTRUMENT): $(ROOT)/spin-model/instrument_main.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(PC_CFLAGS) $< -o $@ $(PC_LDFLAGS) $(LIB) $(PC_LIBS)
+
+.PHONY: pan
+pan: $(LIB) $(INSTRUMENT)
+	@sh $(ROOT)/spin-model/make-pan.sh "$(ROOT)" "$(LIB)" "$(INSTRUMENT)" "$(CC)" \
+	    "$(PAN_CFLAGS)" "$(PAN_FLAGS)" "$(PC_LDFLAGS)" "$(PC_LIBS)"

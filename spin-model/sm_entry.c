@@ -1,0 +1,150 @@
+/*
+ * sm_entry.c - ./pan's entry point: stock pan, or causality checking with -C.
+ *
+ * pan reads its options by their first letter and already uses -C for columnated
+ * trail replay.  That meaning is kept: `-C file`, and -C together with any replay
+ * option (-r -g -S -P), go to stock pan unchanged.  `-C` alone starts causality
+ * checking: the long options below are taken out, the options a causality search
+ * cannot honour are refused, `-c0` is added (report every error, write no trail,
+ * never stop early) and the instrumented pan runs.
+ */
+#include "spinmodel.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static const char *const HELP =
+    "usage: ./pan -C [pan options] [--json FILE] [--no-ac2]\n"
+    "\n"
+    "Causality checking: finds the causes of the hazard (the violation pan\n"
+    "reports: a failing assert, a violated never claim / ltl formula, an invalid\n"
+    "end state) and prints them as event order logic formulas after pan's usual\n"
+    "statistics.  Events are the transitions of labelled statements\n"
+    "(`Gf: gate_failed = true`); end*, progress*, accept* labels are not events.\n"
+    "\n"
+    "  --json FILE   also write the result as JSON to FILE\n"
+    "  --no-ac2      skip the AC2(2) test: no causal non-occurrence of events\n"
+    "                (faster, less memory; the paper's CC1)\n"
+    "  --help        this text\n"
+    "\n"
+    "pan options that still apply: -mN (depth limit), -wN (hash table), -E (invalid\n"
+    "end states are no hazard), -A (ignore asserts), -N name (choose an ltl claim).\n"
+    "Not with -C: -a -l -f (cycle searches), -i -I (shortest trail), -e -cN -x\n"
+    "(trail writing), -r -g -S -P (replay; -C file replays a trail columnated as in\n"
+    "stock pan).\n"
+    "Build: `spin -a model.pml && make pan` (DFS) or `make pan BFS=1` (BFS).\n";
+
+static bool is_replay_flag(const char *a)
+{
+    return a[0] == '-' && strchr("rgSP", a[1]) && a[1];
+}
+
+/* -C alone, with no trail file after it and no replay option anywhere. */
+static bool causality_requested(int argc, char **argv)
+{
+    bool c = false;
+    for (int i = 1; i < argc; i++) {
+        if (is_replay_flag(argv[i]))
+            return false;
+        if (!strcmp(argv[i], "-C")) {
+            if (i + 1 < argc && argv[i + 1][0] != '-')
+                return false; /* -C trailfile: columnated replay */
+            c = true;
+        }
+    }
+    return c;
+}
+
+static int refuse(const char *opt, const char *why)
+{
+    fprintf(stderr, "pan: %s cannot be used with -C: %s (./pan -C --help)\n", opt, why);
+    return 2;
+}
+
+/* Checks one pan option for a causality run; 0 if it may pass through. */
+static int check_option(const char *a)
+{
+    switch (a[1]) {
+    case 'a':
+    case 'l':
+    case 'f':
+        return refuse(a, "causality checking is a safety search");
+    case 'i':
+    case 'I':
+        return refuse(a, "it shortens the search to one error");
+    case 'e':
+    case 'c':
+    case 'x':
+        return refuse(a, "pancause decides which errors to follow and writes no trail");
+    default:
+        return 0;
+    }
+}
+
+static double now_seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+static bool utf8_terminal(void)
+{
+    const char *v[] = {getenv("LC_ALL"), getenv("LC_CTYPE"), getenv("LANG")};
+    for (int i = 0; i < 3; i++)
+        if (v[i] && *v[i])
+            return strstr(v[i], "UTF-8") || strstr(v[i], "utf8") || strstr(v[i], "UTF8");
+    return false;
+}
+
+int sm_main(int argc, char **argv, int (*stock_main)(int, char **),
+            int (*causal_main)(int, char **))
+{
+    if (!causality_requested(argc, argv))
+        return stock_main(argc, argv);
+    smh_config cfg = {.ac2 = 1, .color = utf8_terminal(), .start = now_seconds()};
+    char **av = calloc((size_t)argc + 2, sizeof *av);
+    if (!av) {
+        fprintf(stderr, "pan: out of memory\n");
+        return 1;
+    }
+    int n = 0, rc = 0;
+    av[n++] = argv[0];
+    for (int i = 1; i < argc && !rc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "-C"))
+            continue;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            fputs(HELP, stdout);
+            free(av);
+            return 0;
+        } else if (!strcmp(a, "--no-ac2")) {
+            cfg.ac2 = 0;
+        } else if (!strcmp(a, "--json")) {
+            if (i + 1 == argc) {
+                fprintf(stderr, "pan: --json needs a file name (./pan -C --help)\n");
+                rc = 2;
+            } else
+                cfg.json = argv[++i];
+        } else if (!strncmp(a, "--", 2)) {
+            fprintf(stderr, "pan: unknown option %s (./pan -C --help)\n", a);
+            rc = 2;
+        } else if (a[0] == '-') {
+            rc = check_option(a);
+            av[n++] = argv[i];
+        } else {
+            av[n++] = argv[i]; /* e.g. the argument of -N */
+        }
+    }
+    if (!rc) {
+        av[n++] = "-c0";
+        av[n] = NULL;
+        smh_configure(&cfg);
+        rc = causal_main(n, av);
+    }
+    free(av);
+    return rc;
+}

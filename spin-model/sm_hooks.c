@@ -1,0 +1,511 @@
+/*
+ * sm_hooks.c - what pan's search tells pancause, and what pancause does with it.
+ *
+ * The instrumented pan calls these hooks (through sm_glue.c.inc).  They record the
+ * explored graph: a state when pan enters it (DFS) or takes it from the queue (BFS),
+ * an edge for every move out of a state the first time that state is expanded, an
+ * edge into CC_BAD or a bad state when pan reports an error, and which moves are
+ * events (the move's source location carries a user label).  At pan's exit
+ * smh_exit() names the events, runs the analysis and prints the report.
+ *
+ * Error attribution: an error raised while a move is being tried (between smh_try
+ * and smh_tried: an assert, the never claim's check in DFS) makes that move violate;
+ * one raised while BFS stores a move's successors (the never claim moves there)
+ * makes the whole move violate; any other (invalid end state, end of the claim) is
+ * a property of the current state.
+ */
+#include "spinmodel.h"
+#include "causality.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+typedef struct {
+    int label; /* index into the label table */
+    int pid;
+} sm_event;
+
+typedef struct {
+    bool active;
+    uint32_t src, event;
+    bool claim, recording;
+} sm_move;
+
+static struct {
+    smh_config cfg;
+    int search, flags;
+    const char *model;
+    const char *const *procnames;
+    const sm_label *labels;
+    int nlabels;
+    int **label_at; /* [proctype][state] -> label index or -1 */
+    int *label_at_len;
+    int nproc;
+    sm_event *ev; /* event types, id k+1 */
+    size_t nev, evcap;
+    cc_graph *g;
+    uint32_t *stack; /* DFS: state id at each depth */
+    bool *rec;       /* DFS: moves from this depth are recorded */
+    size_t stack_cap;
+    sm_move try_, last;
+    uint32_t cur;        /* the state pan is expanding (last entered / popped) */
+    bool cur_rec;
+    bool in_group, group_bad, bfs_started;
+    uint32_t group_src, group_event;
+    bool group_rec;
+    uint32_t *group_dst;
+    size_t ngroup, group_cap;
+    uint8_t *key;
+    size_t key_cap;
+    bool truncated, oom;
+    double states, transitions;
+} H = {.cfg = {.ac2 = 1}};
+
+void smh_configure(const smh_config *c)
+{
+    H.cfg = *c;
+}
+
+static void oom(void)
+{
+    if (!H.oom)
+        fprintf(stderr, "pancause: out of memory while recording the state graph; the "
+                        "causality result will be incomplete\n");
+    H.oom = true;
+}
+
+/* ---- labels ---- */
+
+static int proc_index(const char *name)
+{
+    for (int i = 0; i < H.nproc; i++)
+        if (!strcmp(H.procnames[i], name))
+            return i;
+    return -1;
+}
+
+static void index_labels(void)
+{
+    H.nproc = 0;
+    while (H.procnames[H.nproc])
+        H.nproc++;
+    H.label_at = calloc((size_t)H.nproc + 1, sizeof *H.label_at);
+    H.label_at_len = calloc((size_t)H.nproc + 1, sizeof *H.label_at_len);
+    if (!H.label_at || !H.label_at_len) {
+        oom();
+        return;
+    }
+    for (int i = 0; i < H.nlabels; i++) {
+        int p = proc_index(H.labels[i].proc);
+        int st = H.labels[i].state;
+        if (p < 0 || st < 0)
+            continue;
+        if (st >= H.label_at_len[p]) {
+            int len = st + 16;
+            int *a = realloc(H.label_at[p], (size_t)len * sizeof *a);
+            if (!a) {
+                oom();
+                return;
+            }
+            for (int k = H.label_at_len[p]; k < len; k++)
+                a[k] = -1;
+            H.label_at[p] = a;
+            H.label_at_len[p] = len;
+        }
+        if (H.label_at[p][st] < 0) /* several labels on one statement: the first names it */
+            H.label_at[p][st] = i;
+    }
+}
+
+static uint32_t event_of(int pid, int proctype, int state)
+{
+    if (proctype < 0 || proctype >= H.nproc || state < 0 || state >= H.label_at_len[proctype])
+        return CC_SILENT;
+    int l = H.label_at[proctype][state];
+    if (l < 0)
+        return CC_SILENT;
+    for (size_t i = 0; i < H.nev; i++)
+        if (H.ev[i].label == l && H.ev[i].pid == pid)
+            return (uint32_t)i + 1;
+    if (H.nev == H.evcap) {
+        size_t cap = H.evcap ? 2 * H.evcap : 32;
+        sm_event *v = realloc(H.ev, cap * sizeof *v);
+        if (!v) {
+            oom();
+            return CC_SILENT;
+        }
+        H.ev = v;
+        H.evcap = cap;
+    }
+    H.ev[H.nev] = (sm_event){l, pid};
+    return (uint32_t)++H.nev;
+}
+
+/* ---- recording ---- */
+
+void smh_begin(int search, int flags, const char *const *procnames, const sm_label *labels,
+               int nlabels, const char *model)
+{
+    H.search = search;
+    H.flags = flags;
+    H.procnames = procnames;
+    H.labels = labels;
+    H.nlabels = nlabels;
+    H.model = model;
+    H.g = cc_graph_new();
+    if (!H.g)
+        oom();
+    index_labels();
+}
+
+static uint32_t intern(const void *vec, int len, unsigned mode, bool *fresh)
+{
+    size_t need = (size_t)len + sizeof mode;
+    if (need > H.key_cap) {
+        uint8_t *k = realloc(H.key, need);
+        if (!k)
+            return CC_BAD;
+        H.key = k;
+        H.key_cap = need;
+    }
+    memcpy(H.key, vec, (size_t)len);
+    memcpy(H.key + len, &mode, sizeof mode);
+    return cc_graph_state(H.g, H.key, need, fresh);
+}
+
+void smh_try(int pid, int proctype, int state, int is_claim, long depth)
+{
+    H.try_.active = true;
+    H.try_.claim = is_claim;
+    H.try_.event = is_claim ? CC_SILENT : event_of(pid, proctype, state);
+    if (H.search == SMH_DFS && depth >= 0 && (size_t)depth < H.stack_cap) {
+        H.try_.src = H.stack[depth];
+        H.try_.recording = H.rec[depth];
+    } else {
+        H.try_.src = H.cur;
+        H.try_.recording = H.cur_rec;
+    }
+}
+
+int smh_tried(int m)
+{
+    if (m)
+        H.last = H.try_;
+    H.try_.active = false;
+    return m;
+}
+
+static void edge(uint32_t from, uint32_t to, uint32_t event, bool claim)
+{
+    if (H.oom || !H.g)
+        return;
+    if (cc_graph_edge(H.g, from, to, event, claim))
+        oom();
+}
+
+static bool grow_stack(size_t need)
+{
+    if (need < H.stack_cap)
+        return true;
+    size_t cap = H.stack_cap ? H.stack_cap : 1024;
+    while (cap <= need)
+        cap *= 2;
+    uint32_t *s = realloc(H.stack, cap * sizeof *s);
+    if (s)
+        H.stack = s;
+    bool *r = realloc(H.rec, cap * sizeof *r);
+    if (r)
+        H.rec = r;
+    if (!s || !r)
+        return false;
+    H.stack_cap = cap;
+    return true;
+}
+
+/* Common part of entering a state: returns whether its moves are to be recorded. */
+static bool enter(uint32_t id, int truncated)
+{
+    H.cur = id;
+    if (truncated) {
+        H.truncated = true;
+        return false;
+    }
+    return !cc_graph_expand(H.g, id);
+}
+
+void smh_dfs_down(long depth, const void *vec, int len, unsigned mode, int truncated)
+{
+    if (H.oom || !H.g || depth < 0)
+        return;
+    bool fresh;
+    uint32_t id = intern(vec, len, mode, &fresh);
+    if (id == CC_BAD || !grow_stack((size_t)depth + 1)) {
+        oom();
+        return;
+    }
+    if (depth == 0)
+        cc_graph_set_root(H.g, id);
+    else if (H.last.recording)
+        edge(H.last.src, id, H.last.event, H.last.claim);
+    H.stack[depth] = id;
+    H.rec[depth] = enter(id, truncated);
+    H.cur_rec = H.rec[depth];
+}
+
+void smh_bfs_pop(const void *vec, int len, unsigned mode, int truncated)
+{
+    if (H.oom || !H.g)
+        return;
+    bool fresh;
+    uint32_t id = intern(vec, len, mode, &fresh);
+    if (id == CC_BAD) {
+        oom();
+        return;
+    }
+    H.bfs_started = true;
+    H.cur_rec = enter(id, truncated);
+}
+
+void smh_bfs_group_begin(const void *vec, int len)
+{
+    if (H.oom || !H.g)
+        return;
+    H.in_group = true;
+    H.group_bad = false;
+    H.ngroup = 0;
+    if (!H.bfs_started) {
+        /* The initial state, before the never claim's first move: the root. */
+        bool fresh;
+        uint32_t id = intern(vec, len, 0xffffffffu, &fresh);
+        if (id == CC_BAD) {
+            oom();
+            return;
+        }
+        cc_graph_set_root(H.g, id);
+        H.group_src = id;
+        H.group_event = CC_SILENT;
+        H.group_rec = fresh;
+        return;
+    }
+    H.group_src = H.last.src;
+    H.group_event = H.last.event;
+    H.group_rec = H.last.recording;
+}
+
+void smh_bfs_store(const void *vec, int len, unsigned mode)
+{
+    if (H.oom || !H.g || !H.in_group)
+        return;
+    bool fresh;
+    uint32_t id = intern(vec, len, mode, &fresh);
+    if (id == CC_BAD) {
+        oom();
+        return;
+    }
+    if (H.ngroup == H.group_cap) {
+        size_t cap = H.group_cap ? 2 * H.group_cap : 16;
+        uint32_t *v = realloc(H.group_dst, cap * sizeof *v);
+        if (!v) {
+            oom();
+            return;
+        }
+        H.group_dst = v;
+        H.group_cap = cap;
+    }
+    H.group_dst[H.ngroup++] = id;
+}
+
+void smh_bfs_group_end(void)
+{
+    if (!H.in_group)
+        return;
+    H.in_group = false;
+    if (!H.group_rec)
+        return;
+    if (H.group_bad) {
+        edge(H.group_src, CC_BAD, H.group_event, false);
+        return;
+    }
+    for (size_t i = 0; i < H.ngroup; i++)
+        edge(H.group_src, H.group_dst[i], H.group_event, false);
+}
+
+void smh_error(const char *msg)
+{
+    if (H.oom || !H.g)
+        return;
+    if (strstr(msg, "depth limit")) {
+        H.truncated = true;
+        return;
+    }
+    if (H.try_.active) {
+        if (H.try_.recording)
+            edge(H.try_.src, CC_BAD, H.try_.event, H.try_.claim);
+    } else if (H.in_group) {
+        H.group_bad = true;
+    } else {
+        cc_graph_bad_state(H.g, H.cur);
+    }
+}
+
+void smh_stats(double states, double matched)
+{
+    H.states = states;
+    H.transitions = states + matched;
+}
+
+/* ---- the report at exit ---- */
+
+/* Label text L alone when unambiguous; Proc.L when L exists in several proctypes;
+ * Proc[pid].L when several instances of Proc executed L. */
+static char *event_name(size_t k)
+{
+    const sm_label *l = &H.labels[H.ev[k].label];
+    bool other_proc = false, other_pid = false;
+    for (int i = 0; i < H.nlabels; i++)
+        other_proc |= !strcmp(H.labels[i].label, l->label) && strcmp(H.labels[i].proc, l->proc);
+    for (size_t i = 0; i < H.nev; i++)
+        other_pid |= H.ev[i].label == H.ev[k].label && H.ev[i].pid != H.ev[k].pid;
+    size_t len = strlen(l->proc) + strlen(l->label) + 32;
+    char *s = malloc(len);
+    if (!s)
+        return NULL;
+    if (other_pid)
+        snprintf(s, len, "%s[%d].%s", l->proc, H.ev[k].pid, l->label);
+    else if (other_proc)
+        snprintf(s, len, "%s.%s", l->proc, l->label);
+    else
+        snprintf(s, len, "%s", l->label);
+    return s;
+}
+
+static double peak_mb(void)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    double kb = 0;
+    while (f && fgets(line, sizeof line, f))
+        if (!strncmp(line, "VmHWM:", 6))
+            kb = atof(line + 6);
+    if (f)
+        fclose(f);
+    return kb / 1024.0;
+}
+
+static double now_seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* Writes the JSON report to path through a temporary file, so that a failed run
+ * leaves no half-written report behind. */
+static int write_json(const char *path, const cc_result *r, const char *const *names,
+                      const cc_run *run)
+{
+    size_t n = strlen(path) + 16;
+    char *tmp = malloc(n);
+    if (!tmp)
+        return -1;
+    snprintf(tmp, n, "%s.tmp%ld", path, (long)getpid());
+    FILE *f = fopen(tmp, "w");
+    int rc = -1;
+    if (f) {
+        rc = cc_report_json(f, r, names, H.nev, run);
+        rc |= fclose(f);
+        if (!rc)
+            rc = rename(tmp, path);
+    }
+    if (rc) {
+        fprintf(stderr, "pancause: cannot write %s: %s\n", path, strerror(errno));
+        remove(tmp);
+    }
+    free(tmp);
+    return rc;
+}
+
+static const char *incomplete_reason(const cc_result *r)
+{
+    if (H.oom || (r && r->oom))
+        return "out of memory";
+    if (H.flags & SMH_APPROX)
+        return "pan was compiled with bitstate hashing or hash compaction, which may "
+               "drop states";
+    if (H.truncated)
+        return "the search depth limit (-m) was reached; increase it with -mN";
+    if (r && r->truncated)
+        return "the history search hit its budget";
+    return NULL;
+}
+
+static int report(const cc_result *r, char **names)
+{
+    const char *why = incomplete_reason(r);
+    cc_run run = {.search = H.search == SMH_BFS ? "bfs" : "dfs",
+                  .complete = why == NULL,
+                  .why_incomplete = why,
+                  .ac2 = H.cfg.ac2,
+                  .seconds = now_seconds() - H.cfg.start,
+                  .peak_mb = peak_mb(),
+                  .states = H.states,
+                  .transitions = H.transitions,
+                  .model = H.model};
+    fflush(stdout);
+    int rc = cc_report_text(stdout, r, (const char *const *)names, H.nev, &run, H.cfg.color);
+    fflush(stdout);
+    if (H.cfg.json && write_json(H.cfg.json, r, (const char *const *)names, &run))
+        rc = -1;
+    return rc;
+}
+
+static void release(void)
+{
+    cc_graph_free(H.g);
+    H.g = NULL;
+    for (int i = 0; i < H.nproc; i++)
+        free(H.label_at[i]);
+    free(H.label_at);
+    free(H.label_at_len);
+    free(H.ev);
+    free(H.stack);
+    free(H.rec);
+    free(H.group_dst);
+    free(H.key);
+}
+
+void smh_exit(int *status)
+{
+    if (!H.g) {
+        release();
+        return;
+    }
+    if (H.nev == 0 && H.nlabels == 0) {
+        fprintf(stderr, "pancause: %s has no events. Label the statements whose occurrence "
+                        "may cause the hazard, e.g.\n    Gf: gate_failed = true\nSPIN's "
+                        "reserved labels (end*, progress*, accept*) are not events.\n",
+                H.model);
+        release();
+        *status = 1;
+        return;
+    }
+    char **names = calloc(H.nev + 1, sizeof *names);
+    for (size_t k = 0; names && k < H.nev; k++)
+        names[k] = event_name(k);
+    cc_options o = {.ac2 = H.cfg.ac2};
+    cc_result *r = names ? cc_analyse(H.g, H.nev, &o) : NULL;
+    if (!r || report(r, names))
+        *status = 1;
+    if (!r)
+        fprintf(stderr, "pancause: out of memory in the causality analysis\n");
+    cc_result_free(r);
+    for (size_t k = 0; names && k < H.nev; k++)
+        free(names[k]);
+    free(names);
+    release();
+}

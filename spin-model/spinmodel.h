@@ -1,0 +1,80 @@
+/*
+ * spinmodel.h - the SPIN side of pancause: how pan.c gets its hooks.
+ *
+ * `make pan` compiles SPIN's generated pan.c twice into one ./pan: once untouched
+ * (stock pan, entered without -C) and once instrumented (entered with -C).  The
+ * instrumented copy is made by sm_instrument(): a checked source transformation that
+ * inserts calls at a few anchor points of pan's search and appends sm_glue.c.inc,
+ * which reads pan's globals and calls the smh_* hooks below.  The hooks record the
+ * explored transition graph into the causality module; at pan's exit the causality
+ * analysis runs and reports.  This header is the module's whole interface.
+ */
+#ifndef SPINMODEL_H
+#define SPINMODEL_H
+
+#include <stddef.h>
+
+/* ---- source transformation (used by the pancause-instrument program) ---- */
+
+/* Instruments pan.c.  pan_c is the generated source, labels the output of `spin -d`
+ * on the same model, glue_path the path of sm_glue.c.inc to #include.  On success
+ * returns 0 and a malloc'd *out; on failure returns -1 and a malloc'd *err saying
+ * which anchor did not match. */
+int sm_instrument(const char *pan_c, const char *labels, const char *glue_path, char **out,
+                  char **err);
+
+/* ---- event labels (from `spin -d`) ---- */
+
+typedef struct {
+    char *proc;  /* proctype name as SPIN prints it */
+    int state;   /* state number in that proctype */
+    char *label; /* user label (reserved end/progress/accept labels are dropped) */
+} sm_label;
+
+/* Parses `spin -d` output; returns the number of labels, *out malloc'd. */
+int sm_labels_parse(const char *text, sm_label **out);
+void sm_labels_free(sm_label *l, int n);
+/* True for SPIN's reserved label prefixes, which never name events. */
+int sm_label_reserved(const char *label);
+
+/* ---- hooks called from the instrumented pan.c (through sm_glue.c.inc) ---- */
+
+/* The pan being run: search kind and what pan.c was compiled with. */
+enum { SMH_DFS = 0, SMH_BFS = 1 };
+enum { SMH_APPROX = 1, SMH_HAS_CLAIM = 2 };
+void smh_begin(int search, int flags, const char *const *procnames, const sm_label *labels,
+               int nlabels, const char *model);
+/* A proctype/state move of process pid is tried; smh_tried gets do_transit's result. */
+void smh_try(int pid, int proctype, int state, int is_claim, long depth);
+int smh_tried(int m);
+/* DFS: the search entered the state at depth (vector vec of len bytes, mode = pan's
+ * search mode bits that change the successor set). */
+void smh_dfs_down(long depth, const void *vec, int len, unsigned mode, int truncated);
+/* BFS: a state was taken from the queue; successors of one move are stored. */
+void smh_bfs_pop(const void *vec, int len, unsigned mode, int truncated);
+void smh_bfs_group_begin(const void *vec, int len);
+void smh_bfs_store(const void *vec, int len, unsigned mode);
+void smh_bfs_group_end(void);
+/* pan reports an error (uerror). */
+void smh_error(const char *msg);
+/* pan's own counts: states stored and matched. */
+void smh_stats(double states, double matched);
+/* pan is about to exit with *status: run the analysis, report, maybe change status. */
+void smh_exit(int *status);
+
+/* ---- pan's main ---- */
+
+/* What `./pan -C` was asked for (set by sm_main before pan's search starts). */
+typedef struct {
+    const char *json;       /* --json FILE, or NULL */
+    int ac2;                /* AC2(2) non-occurrence test (off with --no-ac2) */
+    int color;              /* UTF-8 terminal: also print the Unicode form */
+    double start;           /* monotonic seconds at start */
+} smh_config;
+void smh_configure(const smh_config *c);
+
+/* ./pan's main: dispatches to stock pan or to causality checking (-C). */
+int sm_main(int argc, char **argv, int (*stock_main)(int, char **),
+            int (*causal_main)(int, char **));
+
+#endif
