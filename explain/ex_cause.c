@@ -153,7 +153,7 @@ size_t ex_cause_alg6(const ex_ltl *l, int f, const uint64_t *path, size_t len, e
 {
     *dots = NULL;
     *fails = 0;
-    if (len == 0)
+    if (len == 0 || f < 0)
         return 0;
     ex_a6 c = {0};
     c.l = l;

@@ -65,7 +65,7 @@ static void ex_label_fix(unsigned char *v, const unsigned char *a, const unsigne
 
 int ex_eval_trace(const ex_ltl *l, int f, const uint64_t *letters, size_t n, long loop, int weak)
 {
-    if (n == 0)
+    if (n == 0 || f < 0)
         return 1;
     int cnt;
     int *list = ex_reach_list(l, f, &cnt);

@@ -479,6 +479,8 @@ static void ex_liveness(ex_tab *t, ex_nba *a)
 int ex_nba_build(const ex_ltl *l, int f, int max_states, ex_nba *a)
 {
     memset(a, 0, sizeof *a);
+    if (f < 0)
+        return -1;
     ex_tab t = {0};
     t.l = l;
     ex_closure(&t, f);

@@ -67,8 +67,9 @@ void ex_explanation_free(ex_explanation *e);
 /* ---- reading counterexamples ---------------------------------------------- */
 
 /* Replays `trail` (NULL: MODEL.trail as pan names it) of `model` with the
- * spin executable `spin`.  Fills t and *formula: ltl_name's formula, or the
- * claim the trail was made with.  -1 with a message naming file and line. */
+ * spin executable `spin`.  Fills t and, unless formula is NULL, *formula:
+ * ltl_name's formula, or the model's only ltl formula, or the claim the
+ * trail was made with.  -1 with a message naming file and line. */
 int ex_spin_load(const char *spin, const char *model, const char *trail, const char *ltl_name,
                  ex_trace *t, char **formula, char *err, size_t errlen);
 
@@ -90,7 +91,8 @@ void ex_spin_mtypes(const char *model_text, ex_trace *t);
 /* One failed LTL specification of a NuSMV/nuXmv output with its trace. */
 typedef struct {
     char *formula;
-    int line; /* of the "-- specification" line */
+    int line;         /* of the "-- specification" line */
+    const char *skip; /* why it cannot be explained (CTL), or NULL */
     ex_trace trace;
 } ex_smv_cex;
 

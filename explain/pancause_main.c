@@ -1,0 +1,275 @@
+/* pancause: the command-line entry point; `pancause explain` lives here.
+ *
+ * Reads the counterexample (SPIN model + trail, or a NuSMV output file),
+ * explains each failed formula with ex_explain, and prints the table or
+ * JSON, writing the HTML viewer on request.  Exit status: 0 explained,
+ * 1 bad input, 2 bad usage, 3 nothing to explain (the formula holds or the
+ * finite trace does not falsify it).
+ */
+#include "explain.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char ex_usage[] =
+    "usage: pancause explain [options] MODEL.pml [--trail FILE] [--ltl NAME | --formula LTL]\n"
+    "       pancause explain [options] --nusmv FILE\n"
+    "\n"
+    "Marks the causes of the first failure of an LTL formula on a counterexample\n"
+    "with red dots (Beer et al., Explaining Counterexamples Using Causality).\n"
+    "\n"
+    "inputs:\n"
+    "  MODEL.pml            SPIN model; its trail is replayed with spin -t\n"
+    "  --trail FILE         the trail (default MODEL.pml.trail)\n"
+    "  --ltl NAME           explain the model's ltl formula NAME (default: the\n"
+    "                       only one, or the one the trail was made with)\n"
+    "  --formula LTL        explain this formula (SPIN syntax: [] <> X U W V ! && || -> <->)\n"
+    "  --nusmv FILE         NuSMV/nuXmv output: every false LTL specification\n"
+    "  --spin PATH          spin executable (default: $SPIN or spin)\n"
+    "output:\n"
+    "  --json               JSON, one object per explanation per line\n"
+    "  --html FILE          write a self-contained waveform viewer\n"
+    "  --all-vars           show every variable, not only the formula's\n"
+    "method:\n"
+    "  --exact              decide Definition 4 for every dot (search, budgeted)\n"
+    "  --exact-budget N     contingency sets to try in all (default 100000)\n"
+    "  --nba-states N       automaton size limit for Definition 2 (default 20000)\n"
+    "\n"
+    "exit status: 0 explained, 1 bad input, 2 bad usage, 3 nothing to explain\n";
+
+typedef struct {
+    const char *model, *trail, *ltl, *formula, *nusmv, *html, *spin;
+    int json, all_vars;
+    ex_options opt;
+} ex_cli;
+
+static int ex_usage_error(const char *fmt, const char *arg)
+{
+    fprintf(stderr, "pancause explain: ");
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, "\n(see pancause explain --help)\n");
+    return 2;
+}
+
+static int ex_number(const char *s, long *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (!*s || *end || errno || v <= 0)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static int ex_parse_args(int argc, char **argv, ex_cli *c)
+{
+    memset(c, 0, sizeof *c);
+    ex_options_default(&c->opt);
+    c->spin = getenv("SPIN") && *getenv("SPIN") ? getenv("SPIN") : "spin";
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        const char **slot = NULL;
+        long n;
+        if (!strcmp(a, "--json"))
+            c->json = 1;
+        else if (!strcmp(a, "--all-vars"))
+            c->all_vars = 1;
+        else if (!strcmp(a, "--exact"))
+            c->opt.exact = 1;
+        else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            fputs(ex_usage, stdout);
+            exit(0);
+        } else if (!strcmp(a, "--trail"))
+            slot = &c->trail;
+        else if (!strcmp(a, "--ltl"))
+            slot = &c->ltl;
+        else if (!strcmp(a, "--formula"))
+            slot = &c->formula;
+        else if (!strcmp(a, "--nusmv"))
+            slot = &c->nusmv;
+        else if (!strcmp(a, "--html"))
+            slot = &c->html;
+        else if (!strcmp(a, "--spin"))
+            slot = &c->spin;
+        else if (!strcmp(a, "--exact-budget") || !strcmp(a, "--nba-states")) {
+            if (i + 1 >= argc || ex_number(argv[i + 1], &n) != 0)
+                return ex_usage_error("%s needs a positive number", a);
+            if (a[2] == 'e')
+                c->opt.exact_budget = n;
+            else
+                c->opt.max_nba_states = n > 1000000 ? 1000000 : (int)n;
+            i++;
+        } else if (a[0] == '-' && a[1])
+            return ex_usage_error("unknown option %s", a);
+        else if (c->model)
+            return ex_usage_error("more than one model given (%s)", a);
+        else
+            c->model = a;
+        if (slot) {
+            if (i + 1 >= argc)
+                return ex_usage_error("%s needs an argument", a);
+            *slot = argv[++i];
+        }
+    }
+    if (!c->model == !c->nusmv)
+        return ex_usage_error("%s", "give either a SPIN model or --nusmv FILE");
+    if (c->ltl && c->formula)
+        return ex_usage_error("%s", "--ltl and --formula exclude each other");
+    if (c->nusmv && (c->trail || c->ltl || c->formula))
+        return ex_usage_error("%s", "--trail, --ltl and --formula apply to SPIN models only");
+    return 0;
+}
+
+static void ex_print(const ex_cli *c, const ex_trace *t, const ex_explanation *e)
+{
+    if (c->json)
+        ex_render_json(stdout, t, e);
+    else
+        ex_render_table(stdout, t, e, isatty(1) && !getenv("NO_COLOR"), c->all_vars);
+}
+
+/* Tells why there is nothing to explain; returns the exit status. */
+static int ex_nothing(const char *where, const ex_explanation *e)
+{
+    if (e->result == EX_RESULT_HOLDS)
+        fprintf(stderr,
+                "pancause explain: %snothing to explain: the formula '%s' holds on this trace\n",
+                where, e->formula);
+    else
+        fprintf(stderr,
+                "pancause explain: %snothing to explain: this finite trace does not falsify '%s' "
+                "(some continuation satisfies it; its value is unknown by Definition 2)\n",
+                where, e->formula);
+    return 3;
+}
+
+static int ex_write_html(const char *path, const ex_trace *const *t, const ex_explanation *const *e,
+                         size_t n, int all_vars)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        fprintf(stderr, "pancause explain: cannot write %s: %s\n", path, strerror(errno));
+        return 1;
+    }
+    ex_render_html(f, t, e, n, all_vars);
+    if (fclose(f) != 0) {
+        fprintf(stderr, "pancause explain: cannot write %s: %s\n", path, strerror(errno));
+        return 1;
+    }
+    return 0;
+}
+
+static int ex_run_spin(const ex_cli *c)
+{
+    ex_trace t;
+    ex_trace_init(&t);
+    char err[1024];
+    char *formula = NULL;
+    int rc = 0;
+    if (ex_spin_load(c->spin, c->model, c->trail, c->ltl, &t, c->formula ? NULL : &formula, err,
+                     sizeof err) != 0) {
+        fprintf(stderr, "pancause explain: %s\n", err);
+        ex_trace_free(&t);
+        return 1;
+    }
+    ex_explanation e;
+    if (ex_explain(&t, c->formula ? c->formula : formula, EX_DIALECT_SPIN, &c->opt, &e, err,
+                   sizeof err) != 0) {
+        fprintf(stderr, "pancause explain: %s%s\n", c->formula ? "--formula: " : "", err);
+        rc = 1;
+    } else if (e.result == EX_RESULT_HOLDS || e.result == EX_RESULT_UNKNOWN) {
+        rc = ex_nothing("", &e);
+        ex_explanation_free(&e);
+    } else {
+        ex_print(c, &t, &e);
+        const ex_trace *tp = &t;
+        const ex_explanation *ep = &e;
+        if (c->html)
+            rc = ex_write_html(c->html, &tp, &ep, 1, c->all_vars);
+        ex_explanation_free(&e);
+    }
+    free(formula);
+    ex_trace_free(&t);
+    return rc;
+}
+
+static int ex_run_nusmv(const ex_cli *c)
+{
+    FILE *in = fopen(c->nusmv, "r");
+    if (!in) {
+        fprintf(stderr, "pancause explain: cannot read %s: %s\n", c->nusmv, strerror(errno));
+        return 1;
+    }
+    char err[1024];
+    ex_smv_cex *cx;
+    size_t n;
+    int rc = ex_nusmv_load(in, c->nusmv, &cx, &n, err, sizeof err);
+    fclose(in);
+    if (rc != 0) {
+        fprintf(stderr, "pancause explain: %s\n", err);
+        return 1;
+    }
+    ex_explanation *ex = calloc(n + 1, sizeof *ex);
+    const ex_trace **tp = calloc(n + 1, sizeof *tp);
+    const ex_explanation **ep = calloc(n + 1, sizeof *ep);
+    size_t shown = 0;
+    int nothing = 0, bad = 0;
+    for (size_t i = 0; i < n; i++) {
+        char where[512];
+        snprintf(where, sizeof where, "%s:%d: ", c->nusmv, cx[i].line);
+        if (cx[i].skip) {
+            fprintf(stderr, "pancause explain: %sskipping '%s': %s\n", where, cx[i].formula,
+                    cx[i].skip);
+            continue;
+        }
+        ex_explanation *e = &ex[shown];
+        if (ex_explain(&cx[i].trace, cx[i].formula, EX_DIALECT_SMV, &c->opt, e, err, sizeof err) !=
+            0) {
+            fprintf(stderr, "pancause explain: %s%s\n", where, err);
+            bad = 1;
+            continue;
+        }
+        if (e->result == EX_RESULT_HOLDS || e->result == EX_RESULT_UNKNOWN) {
+            nothing = ex_nothing(where, e);
+            ex_explanation_free(e);
+            continue;
+        }
+        ex_print(c, &cx[i].trace, e);
+        tp[shown] = &cx[i].trace;
+        ep[shown++] = e;
+    }
+    if (n == 0 && !bad)
+        fprintf(stderr, "pancause explain: %s: no false specification to explain\n", c->nusmv);
+    if (c->html && shown && ex_write_html(c->html, tp, ep, shown, c->all_vars) != 0)
+        bad = 1;
+    for (size_t i = 0; i < shown; i++)
+        ex_explanation_free(&ex[i]);
+    free(ex);
+    free(tp);
+    free(ep);
+    ex_nusmv_free(cx, n);
+    return bad ? 1 : (shown == 0 ? 3 : (nothing ? nothing : 0));
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+        fputs("usage: pancause COMMAND [options]\n\ncommands:\n"
+              "  explain   red dots on a counterexample: the causes of the first failure of\n"
+              "            an LTL formula (run `pancause explain --help`)\n",
+              argc < 2 ? stderr : stdout);
+        return argc < 2 ? 2 : 0;
+    }
+    if (strcmp(argv[1], "explain") != 0) {
+        fprintf(stderr, "pancause: unknown command '%s' (see pancause --help)\n", argv[1]);
+        return 2;
+    }
+    ex_cli c;
+    int rc = ex_parse_args(argc - 2, argv + 2, &c);
+    if (rc != 0)
+        return rc;
+    return c.model ? ex_run_spin(&c) : ex_run_nusmv(&c);
+}
