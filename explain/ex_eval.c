@@ -117,46 +117,155 @@ int ex_eval_trace(const ex_ltl *l, int f, const uint64_t *letters, size_t n, lon
 
 /* ---- first failure ---------------------------------------------------------- */
 
+/* The automaton's state sets, determinised lazily: each distinct set is
+ * interned once, and (set, letter) -> set is cached, so a long trace that
+ * repeats letters costs one hash lookup per step. */
+typedef struct {
+    const ex_nba *a;
+    uint64_t *sets; /* nsets * words */
+    size_t nsets, capsets;
+    long *shash; /* set id by content */
+    size_t shcap;
+    struct ex_tc {
+        long from, to;
+        uint64_t letter;
+    } * tc;
+    size_t tccap, tcn;
+} ex_dfa;
+
+static size_t ex_set_hash(const uint64_t *s, size_t w)
+{
+    size_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < w; i++)
+        h = (h ^ s[i]) * 1099511628211ull;
+    return h;
+}
+
+static void ex_dfa_rehash(ex_dfa *d)
+{
+    free(d->shash);
+    d->shcap = d->shcap ? d->shcap * 2 : 256;
+    d->shash = malloc(d->shcap * sizeof *d->shash);
+    if (!d->shash)
+        abort();
+    for (size_t i = 0; i < d->shcap; i++)
+        d->shash[i] = -1;
+    for (size_t id = 0; id < d->nsets; id++) {
+        size_t h = ex_set_hash(d->sets + id * d->a->words, d->a->words) & (d->shcap - 1);
+        while (d->shash[h] >= 0)
+            h = (h + 1) & (d->shcap - 1);
+        d->shash[h] = (long)id;
+    }
+}
+
+static long ex_dfa_intern(ex_dfa *d, const uint64_t *set)
+{
+    size_t w = d->a->words;
+    if ((d->nsets + 1) * 2 > d->shcap)
+        ex_dfa_rehash(d);
+    size_t h = ex_set_hash(set, w) & (d->shcap - 1);
+    for (; d->shash[h] >= 0; h = (h + 1) & (d->shcap - 1))
+        if (memcmp(d->sets + (size_t)d->shash[h] * w, set, w * sizeof *set) == 0)
+            return d->shash[h];
+    if (d->nsets == d->capsets) {
+        d->capsets = d->capsets ? d->capsets * 2 : 64;
+        d->sets = realloc(d->sets, d->capsets * w * sizeof *d->sets);
+        if (!d->sets)
+            abort();
+    }
+    memcpy(d->sets + d->nsets * w, set, w * sizeof *set);
+    d->shash[h] = (long)d->nsets;
+    return (long)d->nsets++;
+}
+
+static size_t ex_tc_slot(const ex_dfa *d, long from, uint64_t letter)
+{
+    size_t h = ((size_t)from * 0x9E3779B97F4A7C15ull) ^ (letter * 0xC2B2AE3D27D4EB4Full);
+    return (h ^ (h >> 29)) & (d->tccap - 1);
+}
+
+static void ex_tc_put(ex_dfa *d, long from, uint64_t letter, long to)
+{
+    if ((d->tcn + 1) * 2 > d->tccap) {
+        struct ex_tc *old = d->tc;
+        size_t oldcap = d->tccap;
+        d->tccap = d->tccap ? d->tccap * 2 : 1024;
+        d->tc = malloc(d->tccap * sizeof *d->tc);
+        if (!d->tc)
+            abort();
+        for (size_t i = 0; i < d->tccap; i++)
+            d->tc[i].from = -1;
+        d->tcn = 0;
+        for (size_t i = 0; i < oldcap; i++)
+            if (old[i].from >= 0)
+                ex_tc_put(d, old[i].from, old[i].letter, old[i].to);
+        free(old);
+    }
+    size_t h = ex_tc_slot(d, from, letter);
+    while (d->tc[h].from >= 0)
+        h = (h + 1) & (d->tccap - 1);
+    d->tc[h] = (struct ex_tc){from, to, letter};
+    d->tcn++;
+}
+
+static long ex_dfa_next(ex_dfa *d, long from, uint64_t letter, uint64_t *scratch)
+{
+    if (d->tccap) {
+        for (size_t h = ex_tc_slot(d, from, letter); d->tc[h].from >= 0;
+             h = (h + 1) & (d->tccap - 1))
+            if (d->tc[h].from == from && d->tc[h].letter == letter)
+                return d->tc[h].to;
+    }
+    if (from < 0)
+        ex_nba_start(d->a, letter, scratch);
+    else
+        ex_nba_step(d->a, d->sets + (size_t)from * d->a->words, letter, scratch);
+    long to = ex_dfa_intern(d, scratch);
+    ex_tc_put(d, from, letter, to);
+    return to;
+}
+
 /* Runs the automaton; returns the first index whose prefix leaves no live
- * state, or SIZE_MAX.  On a lasso it continues round the loop. */
+ * state, or SIZE_MAX.  On a lasso it continues round the loop until the set
+ * at the loop start repeats. */
 static size_t ex_run_nba(const ex_nba *a, const uint64_t *letters, size_t n, long loop)
 {
-    uint64_t *cur = ex_ev_alloc(a->words * sizeof(uint64_t));
-    uint64_t *nxt = ex_ev_alloc(a->words * sizeof(uint64_t));
-    uint64_t *seen = NULL; /* sets at successive visits of the loop start */
-    size_t nseen = 0, result = SIZE_MAX;
-    size_t period = loop >= 0 ? n - (size_t)loop : 0;
+    ex_dfa d = {0};
+    d.a = a;
+    uint64_t *scratch = calloc(a->words, sizeof *scratch);
+    if (!scratch)
+        abort();
+    long empty = ex_dfa_intern(&d, scratch); /* the empty set */
+    char *seen = NULL;                       /* set ids met at the loop start */
+    size_t seencap = 0;
+    size_t result = SIZE_MAX, period = loop >= 0 ? n - (size_t)loop : 0;
+    long cur = -1; /* -1: before the first letter */
     for (size_t i = 0;; i++) {
         if (loop < 0 && i == n)
             break;
-        uint64_t letter = ex_letter_at(letters, n, loop, i);
-        if (i == 0)
-            ex_nba_start(a, letter, cur);
-        else {
-            ex_nba_step(a, cur, letter, nxt);
-            uint64_t *t = cur;
-            cur = nxt;
-            nxt = t;
-        }
-        if (ex_nba_set_empty(a, cur)) {
+        cur = ex_dfa_next(&d, cur, ex_letter_at(letters, n, loop, i), scratch);
+        if (cur == empty) {
             result = i;
             break;
         }
         if (loop >= 0 && i >= (size_t)loop && (i - (size_t)loop) % period == 0) {
-            int again = 0;
-            for (size_t s = 0; s < nseen && !again; s++)
-                again = memcmp(seen + s * a->words, cur, a->words * sizeof(uint64_t)) == 0;
-            if (again)
+            if (seencap < d.nsets) {
+                seen = realloc(seen, d.nsets);
+                if (!seen)
+                    abort();
+                memset(seen + seencap, 0, d.nsets - seencap);
+                seencap = d.nsets;
+            }
+            if (seen[cur])
                 break;
-            seen = realloc(seen, (nseen + 1) * a->words * sizeof(uint64_t));
-            if (!seen)
-                abort();
-            memcpy(seen + nseen++ * a->words, cur, a->words * sizeof(uint64_t));
+            seen[cur] = 1;
         }
     }
     free(seen);
-    free(cur);
-    free(nxt);
+    free(scratch);
+    free(d.sets);
+    free(d.shash);
+    free(d.tc);
     return result;
 }
 
