@@ -23,8 +23,8 @@
 
 /* ---- the recorded transition graph (cc_graph.c) ---- */
 
-#define CC_BAD UINT32_MAX /* the violation sink, as an edge target */
-#define CC_SILENT 0       /* event id of a silent move; event type k has id k + 1 */
+#define CC_BAD    UINT32_MAX /* the violation sink, as an edge target */
+#define CC_SILENT 0          /* event id of a silent move; event type k has id k + 1 */
 
 typedef struct cc_graph cc_graph;
 
@@ -49,8 +49,10 @@ size_t cc_graph_bytes(const cc_graph *g);
 /* ---- the analysis (cc_explore.c, cc_ac22.c, cc_cause.c) ---- */
 
 typedef struct {
-    bool ac2;             /* AC2(2) non-occurrence test (the paper's CC2; off = CC1) */
-    size_t search_budget; /* max (state, history) nodes per search; 0 = default */
+    bool ac2;                 /* AC2(2) non-occurrence test (the paper's CC2; off = CC1) */
+    size_t search_budget;     /* max (state, history) nodes per search; 0 = default */
+    const char *const *names; /* event names: each cause's witness is its red trace
+                                 that is first by names, so DFS and BFS print alike */
 } cc_options;
 
 typedef struct {
@@ -67,15 +69,15 @@ typedef struct {
 } cc_absent;
 
 typedef struct {
-    cc_occ *occ;        /* the cause's occurrences, in the order of its witness */
+    cc_occ *occ; /* the cause's occurrences, in the order of its witness */
     size_t nocc;
-    cc_absent *absent;  /* sorted by (event, after, before) */
+    cc_absent *absent; /* sorted by (event, after, before) */
     size_t nabsent;
-    bool *ordered;      /* nocc x nocc: ordered[i * nocc + j] = i before j on every trace */
-    size_t ntraces;     /* red traces of this cause */
-    bool ambiguous;     /* a good run has the same trace as a red one */
+    bool *ordered;        /* nocc x nocc: ordered[i * nocc + j] = i before j on every trace */
+    size_t ntraces;       /* red traces of this cause */
+    bool ambiguous;       /* a good run has the same trace as a red one */
     bool ac22_incomplete; /* the non-occurrence search hit its budget */
-    uint32_t *good;     /* a good super-trace showing the non-occurrence, or NULL */
+    uint32_t *good;       /* a good super-trace showing the non-occurrence, or NULL */
     size_t ngood;
 } cc_cause;
 
@@ -87,17 +89,17 @@ typedef struct {
 typedef struct {
     cc_cause *causes;
     size_t ncauses;
-    cc_trace *uncaused;  /* minimal bad traces without AC2(1) (GREY) */
+    cc_trace *uncaused; /* minimal bad traces without AC2(1) (GREY) */
     size_t nuncaused;
     cc_trace *ambiguous; /* red traces that are also traces of good runs */
     size_t nambiguous;
-    size_t colours[6];   /* node counts by sg_colour */
-    size_t good, bad;    /* distinct good / bad traces seen */
-    size_t explored;     /* (state, history) nodes explored */
-    size_t bytes;        /* peak bytes of the analysis' own structures */
-    bool hazard;         /* some run violates the property */
-    bool truncated;      /* a search hit its budget: results may be incomplete */
-    bool oom;            /* out of memory during the analysis */
+    size_t colours[6]; /* node counts by sg_colour */
+    size_t good, bad;  /* distinct good / bad traces seen */
+    size_t explored;   /* (state, history) nodes explored */
+    size_t bytes;      /* peak bytes of the analysis' own structures */
+    bool hazard;       /* some run violates the property */
+    bool truncated;    /* a search hit its budget: results may be incomplete */
+    bool oom;          /* out of memory during the analysis */
 } cc_result;
 
 cc_result *cc_analyse(const cc_graph *g, size_t nevents, const cc_options *o);
@@ -112,8 +114,8 @@ eol_node *cc_formula(const cc_cause *c, const char *const *names);
 char *cc_occ_name(const cc_cause *c, size_t i, const char *const *names);
 
 typedef struct {
-    const char *search;   /* "dfs" or "bfs" */
-    bool complete;        /* false: depth limit, bitstate, memory, budget */
+    const char *search; /* "dfs" or "bfs" */
+    bool complete;      /* false: depth limit, bitstate, memory, budget */
     const char *why_incomplete;
     bool ac2;
     double seconds, peak_mb;

@@ -289,8 +289,8 @@ static int collect(const qsearch *w, cc_ac22 *out)
     return w->nsol ? witness(w, w->sol[0], out) : 0;
 }
 
-int cc_ac22_search(const cc_ctx *c, const uint32_t *sigma, size_t n, size_t nevents,
-                   bool extras, cc_ac22 *out)
+int cc_ac22_search(const cc_ctx *c, const uint32_t *sigma, size_t n, size_t nevents, bool extras,
+                   cc_ac22 *out)
 {
     memset(out, 0, sizeof *out);
     qsearch w = {.c = c, .sigma = sigma, .n = n, .nevents = nevents ? nevents : 1};

@@ -217,6 +217,28 @@ static int find_occ(const cc_occ *o, size_t n, cc_occ x)
     return -1;
 }
 
+/* Orders traces by their event names, so the witness does not depend on the order
+ * pan happened to search in. */
+static int trace_cmp(const uint32_t *a, const uint32_t *b, size_t n, const char *const *names)
+{
+    for (size_t i = 0; i < n; i++) {
+        int d = names ? strcmp(names[a[i]], names[b[i]]) : (a[i] > b[i]) - (a[i] < b[i]);
+        if (d)
+            return d;
+    }
+    return 0;
+}
+
+static void pick_witness(group *g, const char *const *names)
+{
+    for (size_t t = 1; t < g->ntraces; t++)
+        if (trace_cmp(g->traces[t], g->traces[0], g->len, names) < 0) {
+            uint32_t *x = g->traces[0];
+            g->traces[0] = g->traces[t];
+            g->traces[t] = x;
+        }
+}
+
 /* Fills one cause from a group: occurrences in witness order, OC1, intervals. */
 static int build_cause(const group *g, size_t nevents, cc_cause *k)
 {
@@ -249,7 +271,8 @@ static int build_cause(const group *g, size_t nevents, cc_cause *k)
     free(pos);
     for (size_t i = 0; i < g->niv; i++) {
         k->absent[i].event = g->iv[i].event;
-        k->absent[i].after = g->iv[i].after.event == START ? -1 : find_occ(k->occ, n, g->iv[i].after);
+        k->absent[i].after =
+            g->iv[i].after.event == START ? -1 : find_occ(k->occ, n, g->iv[i].after);
         k->absent[i].before =
             g->iv[i].before.event == START ? -1 : find_occ(k->occ, n, g->iv[i].before);
     }
@@ -290,6 +313,23 @@ static int list_uncaused(cc_ctx *c)
     return 0;
 }
 
+static const char *const *sort_names;
+
+/* Causes by size, then by their witness's event names. */
+static int cause_cmp(const void *x, const void *y)
+{
+    const cc_cause *a = x, *b = y;
+    if (a->nocc != b->nocc)
+        return a->nocc < b->nocc ? -1 : 1;
+    for (size_t i = 0; i < a->nocc; i++) {
+        uint32_t ea = a->occ[i].event, eb = b->occ[i].event;
+        int d = sort_names ? strcmp(sort_names[ea], sort_names[eb]) : (ea > eb) - (ea < eb);
+        if (d)
+            return d;
+    }
+    return (a->nabsent > b->nabsent) - (a->nabsent < b->nabsent);
+}
+
 int cc_assemble(cc_ctx *c, size_t nevents)
 {
     groups gs = {0};
@@ -307,12 +347,18 @@ int cc_assemble(cc_ctx *c, size_t nevents)
         c->r->causes = calloc(gs.n, sizeof *c->r->causes);
         rc = c->r->causes ? 0 : -1;
         for (size_t i = 0; i < gs.n && !rc; i++) {
+            pick_witness(&gs.g[i], c->o->names);
             rc = build_cause(&gs.g[i], nevents, &c->r->causes[i]);
             c->r->ncauses = i + 1;
             c->r->causes[i].good = gs.g[i].good;
             c->r->causes[i].ngood = gs.g[i].ngood;
             gs.g[i].good = NULL;
         }
+    }
+    if (!rc && c->r->ncauses > 1) {
+        sort_names = c->o->names; /* qsort has no context argument in C11 */
+        qsort(c->r->causes, c->r->ncauses, sizeof *c->r->causes, cause_cmp);
+        sort_names = NULL;
     }
     if (!rc)
         rc = list_uncaused(c);

@@ -147,8 +147,8 @@ static int q_push(pairq *q, uint32_t s, uint32_t h)
 
 typedef struct {
     cc_ctx *c;
-    sg_map seen;       /* (state << 32 | node) explored or queued */
-    uint32_t *hist;    /* per state: first entry of its list of explored multisets */
+    sg_map seen;    /* (state << 32 | node) explored or queued */
+    uint32_t *hist; /* per state: first entry of its list of explored multisets */
     uint32_t *hms, *hnext;
     size_t nh, hcap;
     pairq cur, next;

@@ -86,8 +86,7 @@ static size_t components(const fctx *f, const size_t *set, size_t n, size_t *par
     return k;
 }
 
-static eol_node *build_parts(fctx *f, const size_t *set, size_t n, const size_t *part,
-                             size_t k)
+static eol_node *build_parts(fctx *f, const size_t *set, size_t n, const size_t *part, size_t k)
 {
     eol_node *acc = NULL;
     size_t *sub = malloc(n * sizeof *sub);
@@ -107,11 +106,12 @@ static eol_node *build_parts(fctx *f, const size_t *set, size_t n, const size_t 
     return acc;
 }
 
-/* The first series cut: the smallest k such that the k earliest (witness order)
- * elements all precede the rest.  0 if none. */
+/* The last series cut: the largest k such that the k earliest (witness order)
+ * elements all precede the rest, so that chains nest to the left and print without
+ * parentheses.  0 if none. */
 static size_t series_cut(const fctx *f, const size_t *set, size_t n)
 {
-    for (size_t k = 1; k < n; k++) {
+    for (size_t k = n - 1; k >= 1; k--) {
         bool ok = true;
         for (size_t a = 0; a < k && ok; a++)
             for (size_t b = k; b < n && ok; b++)

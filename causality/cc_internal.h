@@ -11,9 +11,9 @@
 #include "causality.h"
 #include "subsetgraph.h"
 
-#define CC_NONE UINT32_MAX        /* end of an edge list */
-#define CC_EV_CLAIM (1u << 31)    /* edge flag: a move of the never claim */
-#define CC_EV_MASK ((1u << 28) - 1)
+#define CC_NONE     UINT32_MAX /* end of an edge list */
+#define CC_EV_CLAIM (1u << 31) /* edge flag: a move of the never claim */
+#define CC_EV_MASK  ((1u << 28) - 1)
 
 enum { CC_S_BAD = 1, CC_S_EXPANDED = 2, CC_S_DOOM = 4 };
 
@@ -60,15 +60,15 @@ int cc_explore(cc_ctx *c);
 
 /* Result of the non-occurrence search for one red trace. */
 typedef struct {
-    uint8_t *gaps;     /* nevents x (n + 1): gaps[e * (n + 1) + g] = e prohibited in gap g */
-    bool ambiguous;    /* a good run has exactly this trace */
-    bool incomplete;   /* budget exhausted */
-    uint32_t *good;    /* one minimal good super-trace, or NULL */
+    uint8_t *gaps;   /* nevents x (n + 1): gaps[e * (n + 1) + g] = e prohibited in gap g */
+    bool ambiguous;  /* a good run has exactly this trace */
+    bool incomplete; /* budget exhausted */
+    uint32_t *good;  /* one minimal good super-trace, or NULL */
     size_t ngood;
 } cc_ac22;
 
-int cc_ac22_search(const cc_ctx *c, const uint32_t *sigma, size_t n, size_t nevents,
-                   bool extras, cc_ac22 *out);
+int cc_ac22_search(const cc_ctx *c, const uint32_t *sigma, size_t n, size_t nevents, bool extras,
+                   cc_ac22 *out);
 void cc_ac22_free(cc_ac22 *a);
 
 int cc_assemble(cc_ctx *c, size_t nevents);

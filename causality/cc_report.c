@@ -83,8 +83,7 @@ static void text_orders(FILE *f, const cc_cause *c, const char *const *names)
     fputs(k ? "\n" : " none (any order of these events causes the hazard)\n", f);
 }
 
-static void text_cause(FILE *f, size_t i, const cc_cause *c, const char *const *names,
-                       bool unicode)
+static void text_cause(FILE *f, size_t i, const cc_cause *c, const char *const *names, bool unicode)
 {
     char *a = formula_text(c, names, EOL_ASCII);
     fprintf(f, "  %zu. %s\n", i + 1, a ? a : "(formula unavailable: out of memory)");
@@ -124,8 +123,9 @@ int cc_report_text(FILE *f, const cc_result *r, const char *const *names, size_t
     fprintf(f, "\npancause: causality checking (%s, AC2(2) %s) of %s\n", run->search,
             run->ac2 ? "on" : "off", run->model ? run->model : "the model");
     if (!run->complete)
-        fprintf(f, "  INCOMPLETE: %s.\n  Causes below may miss non-occurrences, fail AC3 "
-                   "(minimality) or be missing.\n",
+        fprintf(f,
+                "  INCOMPLETE: %s.\n  Causes below may miss non-occurrences, fail AC3 "
+                "(minimality) or be missing.\n",
                 run->why_incomplete);
     if (!r->hazard) {
         fputs("  the hazard is not reachable: no bad execution, nothing to explain.\n", f);
@@ -149,8 +149,9 @@ int cc_report_text(FILE *f, const cc_result *r, const char *const *names, size_t
     fputs("  subset graph:", f);
     for (int k = 1; k < 6; k++)
         fprintf(f, " %s %zu", colour_names[k], r->colours[k]);
-    fprintf(f, "\n  search: %.0f states, %.0f transitions, %zu history nodes; %.2f s, peak "
-               "%.1f MB\n",
+    fprintf(f,
+            "\n  search: %.0f states, %.0f transitions, %zu history nodes; %.2f s, peak "
+            "%.1f MB\n",
             run->states, run->transitions, r->explored, run->seconds, run->peak_mb);
     return ferror(f) ? -1 : 0;
 }
@@ -334,7 +335,8 @@ static void json_trace_list(FILE *f, const cc_trace *t, size_t n, const char *co
 int cc_report_json(FILE *f, const cc_result *r, const char *const *names, size_t nevents,
                    const cc_run *run)
 {
-    fprintf(f, "{\n  \"complete\": %s,\n  \"incomplete_reason\": ", run->complete ? "true" : "false");
+    fprintf(f,
+            "{\n  \"complete\": %s,\n  \"incomplete_reason\": ", run->complete ? "true" : "false");
     if (run->complete)
         fputs("null", f);
     else
@@ -363,8 +365,9 @@ int cc_report_json(FILE *f, const cc_result *r, const char *const *names, size_t
     for (int k = 1; k < 6; k++)
         fprintf(f, ", \"%s\": %zu", colour_names[k], r->colours[k]);
     fprintf(f, ", \"history_nodes\": %zu},\n", r->explored);
-    fprintf(f, "  \"stats\": {\"states\": %.0f, \"transitions\": %.0f, \"seconds\": %.3f, "
-               "\"peak_mb\": %.1f}\n}\n",
+    fprintf(f,
+            "  \"stats\": {\"states\": %.0f, \"transitions\": %.0f, \"seconds\": %.3f, "
+            "\"peak_mb\": %.1f}\n}\n",
             run->states, run->transitions, run->seconds, run->peak_mb);
     return ferror(f) ? -1 : 0;
 }

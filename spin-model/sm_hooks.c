@@ -53,7 +53,7 @@ static struct {
     bool *rec;       /* DFS: moves from this depth are recorded */
     size_t stack_cap;
     sm_move try_, last;
-    uint32_t cur;        /* the state pan is expanding (last entered / popped) */
+    uint32_t cur; /* the state pan is expanding (last entered / popped) */
     bool cur_rec;
     bool in_group, group_bad, bfs_started;
     uint32_t group_src, group_event;
@@ -486,9 +486,10 @@ void smh_exit(int *status)
         return;
     }
     if (H.nev == 0 && H.nlabels == 0) {
-        fprintf(stderr, "pancause: %s has no events. Label the statements whose occurrence "
-                        "may cause the hazard, e.g.\n    Gf: gate_failed = true\nSPIN's "
-                        "reserved labels (end*, progress*, accept*) are not events.\n",
+        fprintf(stderr,
+                "pancause: %s has no events. Label the statements whose occurrence "
+                "may cause the hazard, e.g.\n    Gf: gate_failed = true\nSPIN's "
+                "reserved labels (end*, progress*, accept*) are not events.\n",
                 H.model);
         release();
         *status = 1;
@@ -497,7 +498,7 @@ void smh_exit(int *status)
     char **names = calloc(H.nev + 1, sizeof *names);
     for (size_t k = 0; names && k < H.nev; k++)
         names[k] = event_name(k);
-    cc_options o = {.ac2 = H.cfg.ac2};
+    cc_options o = {.ac2 = H.cfg.ac2, .names = (const char *const *)names};
     cc_result *r = names ? cc_analyse(H.g, H.nev, &o) : NULL;
     if (!r || report(r, names))
         *status = 1;

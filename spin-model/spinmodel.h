@@ -66,10 +66,10 @@ void smh_exit(int *status);
 
 /* What `./pan -C` was asked for (set by sm_main before pan's search starts). */
 typedef struct {
-    const char *json;       /* --json FILE, or NULL */
-    int ac2;                /* AC2(2) non-occurrence test (off with --no-ac2) */
-    int color;              /* UTF-8 terminal: also print the Unicode form */
-    double start;           /* monotonic seconds at start */
+    const char *json; /* --json FILE, or NULL */
+    int ac2;          /* AC2(2) non-occurrence test (off with --no-ac2) */
+    int color;        /* UTF-8 terminal: also print the Unicode form */
+    double start;     /* monotonic seconds at start */
 } smh_config;
 void smh_configure(const smh_config *c);
 

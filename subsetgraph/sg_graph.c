@@ -43,9 +43,9 @@ struct sg_graph {
     size_t n, cap;
     sg_map kids; /* (parent << 32 | event) -> child */
     sg_msstore mss;
-    u32vec bad_min;  /* multisets of bad traces with no bad strict subset */
-    u32vec good_ms;  /* distinct multisets of good traces */
-    u32vec red_ms;   /* distinct multisets of red traces */
+    u32vec bad_min;   /* multisets of bad traces with no bad strict subset */
+    u32vec good_ms;   /* distinct multisets of good traces */
+    u32vec red_ms;    /* distinct multisets of red traces */
     uint8_t *ms_seen; /* per multiset: 1 good listed, 2 red listed, 4 bad_min listed */
     size_t ms_seen_cap;
     u32vec lists[SG_NCOLOURS];

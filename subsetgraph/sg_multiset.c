@@ -91,7 +91,7 @@ static sg_ms intern(sg_msstore *s, const uint32_t *p, uint32_t n, uint32_t size)
          j = (j + 1) & (s->nslots - 1)) {
         uint32_t id = s->slots[j] - 1;
         if (s->hash[id] == h && s->len[id] == n &&
-            !memcmp(s->pairs + 2 * (size_t)s->off[id], p, 2 * n * sizeof *p))
+            (!n || !memcmp(s->pairs + 2 * (size_t)s->off[id], p, 2 * n * sizeof *p)))
             return id;
     }
     if ((s->n == s->cap && grow_arrays(s)) || reserve_pairs(s, n))
@@ -99,7 +99,8 @@ static sg_ms intern(sg_msstore *s, const uint32_t *p, uint32_t n, uint32_t size)
     if (2 * (s->n + 1) > s->nslots && grow_slots(s))
         return SG_INVALID;
     uint32_t id = (uint32_t)s->n++;
-    memcpy(s->pairs + 2 * s->npairs, p, 2 * n * sizeof *p);
+    if (n) /* p is NULL for the empty multiset */
+        memcpy(s->pairs + 2 * s->npairs, p, 2 * n * sizeof *p);
     s->off[id] = (uint32_t)s->npairs;
     s->len[id] = n;
     s->size[id] = size;

@@ -1,0 +1,299 @@
+/*
+ * test_cc.c - unit tests of the causality analysis on hand-built graphs: AC2(1),
+ * AC3, non-occurrence intervals, OC1, the never claim's closure, settled runs,
+ * ambiguity, causes without counterfactual, and formulas checked with the EOL
+ * evaluator against their witnesses.
+ */
+#include "causality.h"
+
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { A = 1, B, C }; /* event ids: type k has id k + 1 */
+static const char *const NAMES[] = {"A", "B", "C"};
+
+static cc_graph *G;
+static uint32_t st[16];
+
+static void states(int n)
+{
+    G = cc_graph_new();
+    for (int i = 0; i < n; i++) {
+        bool fresh;
+        st[i] = cc_graph_state(G, &i, sizeof i, &fresh);
+        ck_assert(fresh);
+    }
+    cc_graph_set_root(G, st[0]);
+}
+
+static void e(int from, int to, uint32_t ev)
+{
+    ck_assert_int_eq(cc_graph_edge(G, st[from], to < 0 ? CC_BAD : st[to], ev, false), 0);
+}
+
+static void claim(int from, int to)
+{
+    ck_assert_int_eq(cc_graph_edge(G, st[from], to < 0 ? CC_BAD : st[to], CC_SILENT, true), 0);
+}
+
+static cc_result *run(bool ac2)
+{
+    cc_options o = {.ac2 = ac2, .names = NAMES};
+    cc_result *r = cc_analyse(G, 3, &o);
+    ck_assert_ptr_nonnull(r);
+    ck_assert(!r->oom);
+    return r;
+}
+
+static char *formula(const cc_cause *c)
+{
+    eol_node *f = cc_formula(c, NAMES);
+    ck_assert_ptr_nonnull(f);
+    char *s = eol_print(f, EOL_ASCII);
+    eol_free(f);
+    return s;
+}
+
+static bool holds(const char *psi, const char *const *trace, size_t n)
+{
+    eol_action act[16];
+    int cnt[3] = {0};
+    for (size_t i = 0; i < n; i++) {
+        int k = trace[i][0] - 'A';
+        act[i] = (eol_action){trace[i], ++cnt[k]};
+    }
+    char *err = NULL;
+    eol_node *f = eol_parse(psi, &err);
+    ck_assert_msg(f != NULL, "%s does not parse: %s", psi, err);
+    bool r = eol_eval(f, act, n);
+    eol_free(f);
+    return r;
+}
+
+/* s0 -A-> s1 -B-> violation; s1 -C-> s4 -B-> s5 (C prevents it); s0 -B-> s2 -A-> s3. */
+START_TEST(non_occurrence_between)
+{
+    states(6);
+    e(0, 1, A);
+    e(1, -1, B);
+    e(1, 4, C);
+    e(4, 5, B);
+    e(0, 2, B);
+    e(2, 3, A);
+    cc_result *r = run(true);
+    ck_assert(r->hazard);
+    ck_assert_uint_eq(r->ncauses, 1);
+    cc_cause *c = &r->causes[0];
+    ck_assert_uint_eq(c->nocc, 2);
+    ck_assert_uint_eq(c->nabsent, 1);
+    ck_assert_uint_eq(c->absent[0].event, C - 1);
+    ck_assert_int_eq(c->absent[0].after, 0);
+    ck_assert_int_eq(c->absent[0].before, 1);
+    ck_assert(c->ordered[0 * 2 + 1] && !c->ordered[1 * 2 + 0]);
+    char *s = formula(c);
+    ck_assert_str_eq(s, "A &< !C >& B");
+    const char *bad[] = {"A", "B"}, *good[] = {"A", "C", "B"};
+    ck_assert(holds(s, bad, 2));
+    ck_assert(!holds(s, good, 3));
+    free(s);
+    ck_assert_uint_eq(c->ngood, 3);
+    cc_result_free(r);
+    r = run(false); /* CC1: no AC2(2), no interval */
+    ck_assert_uint_eq(r->ncauses, 1);
+    ck_assert_uint_eq(r->causes[0].nabsent, 0);
+    s = formula(&r->causes[0]);
+    ck_assert_str_eq(s, "A .& B");
+    free(s);
+    cc_result_free(r);
+    cc_graph_free(G);
+}
+END_TEST
+
+/* Both orders are bad: the order is not causal (OC1). */
+START_TEST(order_not_causal)
+{
+    states(3);
+    e(0, 1, A);
+    e(1, -1, B);
+    e(0, 2, B);
+    e(2, -1, A);
+    cc_result *r = run(true);
+    ck_assert_uint_eq(r->ncauses, 1);
+    ck_assert_uint_eq(r->causes[0].ntraces, 2);
+    ck_assert(!r->causes[0].ordered[1] && !r->causes[0].ordered[2]);
+    char *s = formula(&r->causes[0]);
+    ck_assert_str_eq(s, "A & B");
+    free(s);
+    cc_result_free(r);
+    cc_graph_free(G);
+}
+END_TEST
+
+/* AC3: {A} alone is bad on another path, so {A, B} is not minimal. */
+START_TEST(minimality)
+{
+    states(4);
+    e(0, 1, A);
+    e(1, -1, B);
+    e(0, 2, C);
+    e(2, 3, A);
+    e(3, -1, CC_SILENT); /* C A then a silent violation: {A, C} bad */
+    e(0, 3, A);          /* A alone reaches the doomed state s3: {A} bad */
+    cc_result *r = run(true);
+    ck_assert_uint_eq(r->ncauses, 1);
+    ck_assert_uint_eq(r->causes[0].nocc, 1);
+    ck_assert_uint_eq(r->causes[0].occ[0].event, A - 1);
+    ck_assert_uint_gt(r->colours[4], 0); /* orange: {A, B} or {C, A} */
+    cc_result_free(r);
+    cc_graph_free(G);
+}
+END_TEST
+
+/* The never claim can violate from s1 (one branch), so every run through s1 is bad
+ * there, also the one where the claim waits and B follows. */
+START_TEST(claim_closure)
+{
+    states(4);
+    e(0, 1, A);
+    claim(1, -1);
+    claim(1, 2);
+    e(2, 3, B);
+    cc_result *r = run(true);
+    ck_assert_uint_eq(r->ncauses, 1);
+    ck_assert_uint_eq(r->causes[0].nocc, 1);
+    ck_assert_uint_eq(r->good, 1); /* only the empty trace is good */
+    cc_result_free(r);
+    cc_graph_free(G);
+}
+END_TEST
+
+/* A silent choice after A decides the hazard: ambiguous. */
+START_TEST(ambiguity)
+{
+    states(3);
+    e(0, 1, A);
+    e(1, -1, CC_SILENT);
+    e(1, 2, CC_SILENT);
+    cc_result *r = run(true);
+    ck_assert_uint_eq(r->ncauses, 1);
+    ck_assert(r->causes[0].ambiguous);
+    ck_assert_uint_eq(r->nambiguous, 1);
+    cc_result_free(r);
+    cc_graph_free(G);
+}
+END_TEST
+
+/* The hazard needs no event at all: no cause, reported as uncaused. */
+START_TEST(uncaused)
+{
+    states(2);
+    e(0, 1, A);
+    e(0, -1, CC_SILENT);
+    cc_result *r = run(true);
+    ck_assert(r->hazard);
+    ck_assert_uint_eq(r->ncauses, 0);
+    ck_assert_uint_eq(r->nuncaused, 1);
+    ck_assert_uint_eq(r->uncaused[0].n, 0);
+    cc_result_free(r);
+    cc_graph_free(G);
+}
+END_TEST
+
+/* A cycle of events that never leads to the hazard must not make the search loop. */
+START_TEST(cycles_terminate)
+{
+    states(3);
+    e(0, 1, A);
+    e(1, 0, C);
+    e(1, 2, B);
+    e(2, -1, B);
+    cc_graph_bad_state(G, st[2]); /* unused: s2 is bad itself, B never follows */
+    cc_result *r = run(true);
+    ck_assert_uint_eq(r->ncauses, 1);
+    ck_assert_uint_eq(r->causes[0].nocc, 2); /* A B */
+    ck_assert(!r->truncated);
+    cc_result_free(r);
+    cc_graph_free(G);
+}
+END_TEST
+
+/* Repeated occurrences: A twice is needed. */
+START_TEST(occurrences)
+{
+    states(4);
+    e(0, 1, A);
+    e(1, 2, A);
+    e(2, -1, B);
+    e(1, 3, B);
+    cc_result *r = run(true);
+    ck_assert_uint_eq(r->ncauses, 1);
+    cc_cause *c = &r->causes[0];
+    ck_assert_uint_eq(c->nocc, 3);
+    char *n1 = cc_occ_name(c, 0, NAMES), *n2 = cc_occ_name(c, 1, NAMES);
+    ck_assert_str_eq(n1, "A_1");
+    ck_assert_str_eq(n2, "A_2");
+    free(n1);
+    free(n2);
+    char *s = formula(c);
+    ck_assert_str_eq(s, "A_1 .& A_2 .& B");
+    free(s);
+    cc_result_free(r);
+    cc_graph_free(G);
+}
+END_TEST
+
+static void report_smoke(void)
+{
+    states(6);
+    e(0, 1, A);
+    e(1, -1, B);
+    e(1, 4, C);
+    e(4, 5, B);
+    cc_result *r = run(true);
+    cc_run run = {.search = "dfs", .complete = true, .ac2 = true, .model = "m.pml"};
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    ck_assert_int_eq(cc_report_json(f, r, NAMES, 3, &run), 0);
+    fclose(f);
+    ck_assert_ptr_nonnull(strstr(buf, "\"absent_intervals\": [{\"event\": \"C\", \"after\": "
+                                      "\"A\", \"before\": \"B\"}]"));
+    ck_assert_ptr_nonnull(strstr(buf, "\"ordered\": [[\"A\", \"B\"]]"));
+    free(buf);
+    f = open_memstream(&buf, &len);
+    ck_assert_int_eq(cc_report_text(f, r, NAMES, 3, &run, true), 0);
+    fclose(f);
+    ck_assert_ptr_nonnull(strstr(buf, "does not occur: C between A and B"));
+    ck_assert_ptr_nonnull(strstr(buf, "A ∧< ¬C ∧> B"));
+    free(buf);
+    cc_result_free(r);
+    cc_graph_free(G);
+}
+
+START_TEST(reports)
+{
+    report_smoke();
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("causality");
+    TCase *t = tcase_create("analysis");
+    tcase_add_test(t, non_occurrence_between);
+    tcase_add_test(t, order_not_causal);
+    tcase_add_test(t, minimality);
+    tcase_add_test(t, claim_closure);
+    tcase_add_test(t, ambiguity);
+    tcase_add_test(t, uncaused);
+    tcase_add_test(t, cycles_terminate);
+    tcase_add_test(t, occurrences);
+    tcase_add_test(t, reports);
+    suite_add_tcase(s, t);
+    SRunner *r = srunner_create(s);
+    srunner_run_all(r, CK_NORMAL);
+    int failed = srunner_ntests_failed(r);
+    srunner_free(r);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# run-tests.sh - every test of pancause, on a fresh Debian machine.
+#
+# Installs what is missing (spin, libbsd, Check, the compilers' helpers, chromium for
+# the HTML checks), builds with -Werror, then runs: the Check unit tests, the same
+# under AddressSanitizer + UBSan, the format check, the railway case end to end (DFS
+# and BFS, with and without AC2(2)), the bad-input tests, the differential test
+# against the brute-force oracle, and the explain end-to-end tests.  Prints one
+# closing line "N passed, M failed" over all suites and exits non-zero on any failure.
+#
+# Environment: ORACLE_MODELS (default 300) models for the oracle comparison;
+# ORACLE_SEED (default 1).
+set -u
+cd "$(dirname "$0")"
+ROOT=$(pwd)
+
+need_pkgs=()
+have() { command -v "$1" >/dev/null 2>&1; }
+have spin || need_pkgs+=(spin)
+have gcc || need_pkgs+=(gcc)
+have make || need_pkgs+=(make)
+have pkg-config || need_pkgs+=(pkg-config)
+have python3 || need_pkgs+=(python3)
+have clang-format || need_pkgs+=(clang-format)
+have objcopy || need_pkgs+=(binutils)
+[ -e /usr/include/bsd/sys/tree.h ] || need_pkgs+=(libbsd-dev)
+[ -e /usr/include/check.h ] || need_pkgs+=(check)
+if [ ${#need_pkgs[@]} -gt 0 ]; then
+    echo "== installing ${need_pkgs[*]}"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq >/dev/null && apt-get install -y -qq "${need_pkgs[@]}" >/dev/null ||
+        { echo "could not install ${need_pkgs[*]}"; exit 1; }
+fi
+
+passed=0
+failed=0
+failures=()
+suite() { # suite NAME COMMAND...: runs one suite, counts it
+    local name=$1
+    shift
+    echo
+    echo "==== $name"
+    if "$@"; then
+        passed=$((passed + 1))
+        echo "---- $name: ok"
+    else
+        failed=$((failed + 1))
+        failures+=("$name")
+        echo "---- $name: FAILED"
+    fi
+}
+
+JOBS=2
+suite "build (-Werror)" make -s -j$JOBS all
+suite "unit tests (Check)" make -s -j$JOBS check
+suite "unit tests under ASan+UBSan" env ASAN_OPTIONS=detect_leaks=1 make -s -j$JOBS SAN=1 check
+suite "clang-format" make -s format-check
+suite "railway end to end" bash cases/railway/test.sh
+suite "bad input" bash spin-model/tests/bad-input.sh
+suite "pan without -C is stock pan" bash spin-model/tests/stock.sh
+suite "oracle: ${ORACLE_MODELS:-300} random models, DFS and BFS" \
+    cases/oracle/run.sh "${ORACLE_MODELS:-300}" "${ORACLE_SEED:-1}"
+if grep -q '^explain-e2e:' explain/explain.mk 2>/dev/null; then
+    suite "explain end to end" make -s explain-e2e
+fi
+
+echo
+[ $failed -eq 0 ] || echo "failed suites: ${failures[*]}"
+echo "$passed passed, $failed failed"
+[ $failed -eq 0 ]

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Bad input gets a clear message and a non-zero exit, and leaves nothing half-built:
+# missing pan.c, a pan.c from another SPIN or with another shape, a model without
+# events, an unknown or refused option, an unwritable JSON path.  An unreachable
+# hazard is no error: pan -C says so and exits 0.
+set -u
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+W=$(mktemp -d)
+trap 'rm -rf "$W"' EXIT
+fails=0
+expect() { # expect NAME WANT_RC PATTERN COMMAND...
+    local name=$1 want=$2 pat=$3
+    shift 3
+    "$@" >"$W/out" 2>&1
+    local got=$?
+    if [ "$got" != "$want" ] || ! grep -q -- "$pat" "$W/out"; then
+        echo "FAIL $name: exit $got (want $want), output:"
+        sed 's/^/    /' "$W/out" | head -20
+        fails=$((fails + 1))
+    else
+        echo "ok   $name"
+    fi
+}
+mk() { make -s -f "$ROOT/Makefile" pan "$@"; }
+
+mkdir "$W/empty" && cd "$W/empty" || exit 1
+expect "missing pan.c" 2 "no pan.c in" mk
+[ ! -e pan ] || { echo "FAIL: a pan was left behind"; fails=$((fails + 1)); }
+
+mkdir "$W/old" && cd "$W/old" || exit 1
+cp "$ROOT/cases/railway/railway.pml" . && spin -a railway.pml >/dev/null
+sed -i 's/Spin Version 6.5.2/Spin Version 5.2.5/' pan.h
+expect "pan.c from another SPIN" 2 "needs SPIN 6" mk
+
+mkdir "$W/shape" && cd "$W/shape" || exit 1
+cp "$ROOT/cases/railway/railway.pml" . && spin -a railway.pml >/dev/null
+sed -i 's/^Down:$/Down_moved:/' pan.c
+expect "pan.c of another shape" 2 "anchor 'Down:' found 0 times" mk
+[ ! -e pan ] || { echo "FAIL: a pan was built from a pan.c of the wrong shape"; fails=$((fails + 1)); }
+
+mkdir "$W/nolabels" && cd "$W/nolabels" || exit 1
+printf 'byte x;\nactive proctype P() { x = 1; x = 2; assert(x < 2) }\n' >m.pml
+spin -a m.pml >/dev/null && mk >/dev/null
+expect "model without events" 1 "has no events" ./pan -C
+
+mkdir "$W/safe" && cd "$W/safe" || exit 1
+printf 'byte x;\nactive proctype P() { A: x = 1; B: x = 2; assert(x < 3) }\n' >m.pml
+spin -a m.pml >/dev/null && mk >/dev/null
+expect "unreachable hazard" 0 "the hazard is not reachable" ./pan -C
+expect "unknown option" 2 "unknown option --frobnicate" ./pan -C --frobnicate
+expect "refused option -a" 2 "safety search" ./pan -C -a
+expect "--json without a file" 2 "needs a file name" ./pan -C --json
+expect "unwritable --json path" 1 "cannot write" ./pan -C --json "$W/no/such/dir/out.json"
+ls "$W/no/such/dir" >/dev/null 2>&1 && { echo "FAIL: partial output"; fails=$((fails + 1)); }
+expect "help" 0 "--no-ac2" ./pan -C --help
+
+[ $fails -eq 0 ]
