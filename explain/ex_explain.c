@@ -114,18 +114,50 @@ static void ex_record_vars(ex_explanation *e, const ex_ltl *l, const ex_binding 
     }
 }
 
-static int *ex_run_exact(ex_explanation *e, const ex_options *o, const ex_ltl *l, int tab, int alg6,
-                         const uint64_t *path, size_t len, long loop, const ex_pdot *pd, size_t npd)
+/* Exact mode's candidates: Algorithm 6's dots, and -- when a proposition
+ * occurs with both polarities, where Theorem 8 fails (see tests/test_eval.c)
+ * -- every other bottom-valued pair too.  Returns the count; *out is
+ * allocated, Algorithm 6's dots first. */
+static size_t ex_candidates(const ex_pdot *pd, size_t npd, const uint64_t *path, size_t len,
+                            uint64_t pos, uint64_t neg, ex_pdot **out)
 {
-    int *verdict = malloc((npd + 1) * sizeof *verdict);
+    size_t cap = npd + ((pos & neg) ? len * 64 : 0) + 1, n = 0;
+    *out = malloc(cap * sizeof **out);
+    if (!*out)
+        abort();
+    memcpy(*out, pd, npd * sizeof *pd);
+    n = npd;
+    if (!(pos & neg))
+        return n;
+    size_t d = 0;
+    for (size_t i = 0; i < len; i++)
+        for (int p = 0; p < 64; p++) {
+            int v = (int)((path[i] >> p) & 1);
+            if (!((!v && ((pos >> p) & 1)) || (v && ((neg >> p) & 1))))
+                continue;
+            while (d < npd && (pd[d].step < i || (pd[d].step == i && pd[d].prop < p)))
+                d++;
+            if (d < npd && pd[d].step == i && pd[d].prop == p)
+                continue;
+            (*out)[n++] = (ex_pdot){i, p};
+        }
+    return n;
+}
+
+/* Decides the candidates; returns the verdicts (EX_EXACT_UNDECIDED where the
+ * instance or the budget is too large). */
+static int *ex_run_exact(ex_explanation *e, const ex_options *o, const ex_ltl *l, int tab,
+                         uint64_t pos, uint64_t neg, const uint64_t *path, size_t len, long loop,
+                         const ex_pdot *cand, size_t ncand)
+{
+    int *verdict = malloc((ncand + 1) * sizeof *verdict);
     if (!verdict)
         abort();
-    for (size_t i = 0; i < npd; i++)
+    for (size_t i = 0; i < ncand; i++)
         verdict[i] = EX_EXACT_UNDECIDED;
     e->exact_ran = 1;
-    ex_exact_ctx c = {l, tab, NULL, loop, 0, 0, o->exact_budget};
-    ex_ltl_polarity(l, alg6, &c.pos, &c.neg);
-    size_t cells = len * (size_t)__builtin_popcountll(c.pos | c.neg);
+    ex_exact_ctx c = {l, tab, NULL, loop, pos, neg, o->exact_budget};
+    size_t cells = len * (size_t)__builtin_popcountll(pos | neg);
     if (cells > EX_EXACT_MAX_CELLS) {
         ex_note(e, "Exact mode: %zu candidate pairs is too many to search; dots left undecided.",
                 cells);
@@ -137,7 +169,7 @@ static int *ex_run_exact(ex_explanation *e, const ex_options *o, const ex_ltl *l
         return verdict;
     }
     c.nba = loop < 0 ? &a : NULL;
-    ex_exact_decide(&c, path, len, pd, npd, verdict);
+    ex_exact_decide(&c, path, len, cand, ncand, verdict);
     if (c.budget <= 0)
         ex_note(e, "Exact mode: budget of %ld contingency sets exhausted; some dots undecided.",
                 o->exact_budget);
@@ -146,6 +178,43 @@ static int *ex_run_exact(ex_explanation *e, const ex_options *o, const ex_ltl *l
                    "dots not shown to be causes are left undecided.");
     if (loop < 0)
         ex_nba_free(&a);
+    return verdict;
+}
+
+/* Runs exact mode and rewrites (pd, npd) into the dots to show with their
+ * verdicts: all of Algorithm 6's, plus extra causes it found. */
+static int *ex_exact_dots(ex_explanation *e, const ex_options *o, const ex_ltl *l, int tab,
+                          int alg6, const uint64_t *path, size_t len, long loop, ex_pdot **pd,
+                          size_t *npd)
+{
+    uint64_t pos, neg;
+    ex_ltl_polarity(l, alg6, &pos, &neg);
+    ex_pdot *cand;
+    size_t ncand = ex_candidates(*pd, *npd, path, len, pos, neg, &cand);
+    int *verdict = ex_run_exact(e, o, l, tab, pos, neg, path, len, loop, cand, ncand);
+    size_t w = *npd, extra = 0, undecided = 0;
+    for (size_t i = *npd; i < ncand; i++) {
+        if (verdict[i] == EX_EXACT_YES) {
+            cand[w] = cand[i];
+            verdict[w++] = EX_EXACT_YES;
+            extra++;
+        } else if (verdict[i] == EX_EXACT_UNDECIDED) {
+            undecided++;
+        }
+    }
+    if (extra)
+        ex_note(e,
+                "Exact mode found %zu cause(s) outside Algorithm 6's set (a proposition occurs "
+                "with both polarities, where the paper's Theorem 8 does not hold).",
+                extra);
+    if (undecided)
+        ex_note(e,
+                "%zu bottom-valued pair(s) outside Algorithm 6's set stay undecided and are "
+                "not shown.",
+                undecided);
+    free(*pd);
+    *pd = cand;
+    *npd = w;
     return verdict;
 }
 
@@ -176,7 +245,7 @@ static void ex_find_dots(ex_explanation *e, const ex_options *o, const ex_ltl *l
                    "informative); no pair can be shown as its cause.");
     int *verdict = NULL;
     if (o->exact)
-        verdict = ex_run_exact(e, o, l, tab, alg6, path, len, exact_loop, pd, npd);
+        verdict = ex_exact_dots(e, o, l, tab, alg6, path, len, exact_loop, &pd, &npd);
     ex_map_dots(e, b, s, pd, verdict, npd);
     free(verdict);
     free(pd);

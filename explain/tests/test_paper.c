@@ -170,6 +170,22 @@ START_TEST(definition2_unsatisfiable_residue)
 }
 END_TEST
 
+/* Beyond the paper: with a proposition of both polarities Theorem 8 fails,
+ * and exact mode reports the cause Algorithm 6 cannot reach. */
+START_TEST(mixed_polarity_exact_finds_more)
+{
+    static const char *const s[] = {"p"};
+    ex_case c;
+    run(&c, "r p q", s, 1, -1, "r <-> ((p && q) W (q W p))", 0);
+    ck_assert_str_eq(c.dots, "0:r 0:p");
+    done(&c);
+    run(&c, "r p q", s, 1, -1, "r <-> ((p && q) W (q W p))", 1);
+    ck_assert_str_eq(c.dots, "0:r! 0:p! 0:q!");
+    ck_assert_ptr_nonnull(strstr(c.e.note, "outside Algorithm 6"));
+    done(&c);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("paper");
@@ -184,6 +200,7 @@ int main(void)
     tcase_add_test(tc, liveness_lasso);
     tcase_add_test(tc, nothing_to_explain);
     tcase_add_test(tc, definition2_unsatisfiable_residue);
+    tcase_add_test(tc, mixed_polarity_exact_finds_more);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
