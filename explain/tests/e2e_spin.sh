@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# End-to-end tests of `pancause explain` with the real spin: makes trails
+# with pan for the fixture models, then checks the command's JSON, table,
+# NuSMV input, and its messages and exit codes on bad input.
+set -uo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+pc="$root/bin/pancause"
+fix="$here/fixtures"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+pass=0 fail=0
+
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+# expect NAME WANT_RC WANT_TEXT -- command...   (WANT_TEXT must occur in stdout+stderr)
+expect() {
+    local name="$1" rc="$2" want="$3"
+    shift 4
+    local out
+    out="$("$@" 2>&1)"
+    local got=$?
+    if [ "$got" != "$rc" ]; then bad "$name: exit $got, want $rc: $out"; return; fi
+    case "$out" in *"$want"*) ok ;; *) bad "$name: output lacks '$want': $out" ;; esac
+}
+
+mktrail() { # dir model pan-args...
+    local d="$1" m="$2"
+    shift 2
+    (cd "$d" && spin -a "$m" >/dev/null && cc -O1 -w -o pan pan.c && ./pan "$@" >/dev/null 2>&1)
+    [ -s "$d/$m.trail" ] || { echo "no trail for $m"; exit 1; }
+}
+
+cp "$fix/procs.pml" "$fix/live.pml" "$work/"
+cat >"$work/two.pml" <<'PML'
+byte x;
+bool b;
+active proctype P() { do :: x < 6 -> x++ :: x == 3 -> b = true od }
+ltl small { [] (x < 5) }
+ltl never_b { [] !b }
+PML
+mktrail "$work" procs.pml -a
+mktrail "$work" live.pml -a
+mktrail "$work" two.pml -N small
+
+# 1. a safety trail: the formula from the model's only ltl block
+expect "procs json" 0 '{"formula": "[] ((s.f<6))", "first_failure": 7, "loop_start": null, "dots": [{"step": 7, "variable": "s.f", "exact": null}]}' -- \
+    "$pc" explain "$work/procs.pml" --json
+# 2. an acceptance cycle is a lasso; no finite failure
+expect "live json" 0 '"first_failure": null, "loop_start": 3' -- "$pc" explain "$work/live.pml" --json
+n=$("$pc" explain "$work/live.pml" --json | grep -o '"step"' | wc -l)
+[ "$n" = 10 ] && ok || bad "live: $n dots, want 10"
+# 3. the table when stdout is not a terminal: plain markers
+expect "table marker" 0 ' 7 | 7 *  <- first failure' -- "$pc" explain "$work/procs.pml"
+expect "table loop" 0 '<- loop starts' -- "$pc" explain "$work/live.pml"
+# 4. several ltl blocks: the trail's claim is the default; --ltl and --formula choose
+expect "default claim" 0 '"formula": "[] ((x<5))"' -- "$pc" explain "$work/two.pml" --json
+expect "--formula" 0 '"variable": "x"' -- "$pc" explain "$work/two.pml" --formula '[] (x <= 3)' --json
+expect "--ltl other holds" 3 'nothing to explain' -- "$pc" explain "$work/two.pml" --ltl never_b
+expect "--exact" 0 '"exact": true' -- "$pc" explain "$work/two.pml" --exact --json
+expect "remote ref" 0 '"variable": "Wk[2]:got"' -- "$pc" explain "$work/procs.pml" --formula '[] (Wk[2]:got < 5)' --json
+expect "channel length" 0 '"variable": "len(Wk[1]:lc)"' -- "$pc" explain "$work/procs.pml" --formula '[] (len(Wk[1]:lc) == 0)' --json
+# 5. bad input: clear messages naming file and line, non-zero exit
+expect "trail mismatch" 1 'trail does not match' -- "$pc" explain "$work/procs.pml" --trail "$work/live.pml.trail"
+expect "missing trail" 1 'cannot read trail' -- "$pc" explain "$work/procs.pml" --trail "$work/nope.trail"
+expect "unknown variable" 1 "unknown variable 'nosuch'" -- "$pc" explain "$work/procs.pml" --formula '[] (nosuch > 0)'
+expect "formula syntax" 1 'column 9: expected an expression' -- "$pc" explain "$work/procs.pml" --formula '[] (x < )'
+expect "unknown on finite" 3 'does not falsify' -- "$pc" explain "$work/procs.pml" --formula '[] (s.f < 100)'
+expect "holds on lasso" 3 'nothing to explain: the formula' -- "$pc" explain "$work/live.pml" --formula '[] (n < 4)'
+expect "unknown ltl" 1 "no ltl formula named 'zz' (it has: small, never_b)" -- "$pc" explain "$work/two.pml" --ltl zz
+printf 'active proctype P() { int x; x = ; }\n' >"$work/broken.pml"
+cp "$work/procs.pml.trail" "$work/broken.pml.trail"
+expect "model syntax" 1 'broken.pml:1' -- "$pc" explain "$work/broken.pml"
+expect "usage" 2 'give either a SPIN model' -- "$pc" explain
+expect "help" 0 'usage: pancause explain' -- "$pc" explain --help
+# 6. NuSMV: every false LTL specification, CTL skipped with a reason
+expect "nusmv" 0 'skipping' -- "$pc" explain --nusmv "$fix/nusmv_live.txt" --json
+n=$("$pc" explain --nusmv "$fix/nusmv_live.txt" --json 2>/dev/null | wc -l)
+[ "$n" = 2 ] && ok || bad "nusmv: $n explanations, want 2"
+expect "nusmv malformed" 1 'nusmv_bad_line.txt:4:' -- "$pc" explain --nusmv "$fix/nusmv_bad_line.txt"
+
+echo "e2e_spin: $pass passed, $fail failed"
+[ "$fail" = 0 ]
