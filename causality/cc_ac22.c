@@ -126,13 +126,15 @@ static int push(qsearch *w, qqueue *to, uint32_t s, uint32_t pos, uint32_t q)
     return qq_push(to, (qnode){s, pos, q});
 }
 
-/* 1: a strictly smaller Q was explored at (s, pos); else records q there. */
+/* 1: a strictly smaller Q was explored at (s, pos); else records q there.  The
+ * empty Q dominates nothing: its completion without further extras is sigma itself,
+ * which is no member of G(sigma), while q's is. */
 static int dominated(qsearch *w, uint32_t s, uint32_t pos, uint32_t q)
 {
     uint64_t key = (uint64_t)s << 32 | pos;
     uint32_t head = sg_map_get(&w->domhead, key);
     for (uint32_t i = head; i != SG_INVALID; i = w->dnext[i])
-        if (q_strict(w, w->dq[i], q))
+        if (w->dq[i] && q_strict(w, w->dq[i], q))
             return 1;
     if (w->nd == w->dcap) {
         size_t cap = w->dcap ? 2 * w->dcap : 256;

@@ -34,6 +34,7 @@ typedef struct {
     bool active;
     uint32_t src, event;
     bool claim, recording;
+    bool violated; /* pan reported an error during the move */
 } sm_move;
 
 static struct {
@@ -181,6 +182,7 @@ static uint32_t intern(const void *vec, int len, unsigned mode, bool *fresh)
 void smh_try(int pid, int proctype, int state, int is_claim, long depth)
 {
     H.try_.active = true;
+    H.try_.violated = false;
     H.try_.claim = is_claim;
     H.try_.event = is_claim ? CC_SILENT : event_of(pid, proctype, state);
     if (H.search == SMH_DFS && depth >= 0 && (size_t)depth < H.stack_cap) {
@@ -194,8 +196,14 @@ void smh_try(int pid, int proctype, int state, int is_claim, long depth)
 
 int smh_tried(int m)
 {
-    if (m)
+    if (m) {
         H.last = H.try_;
+        /* pan completes a move whose assert failed and searches on from its target;
+         * for causality that run ended in the violation (the edge into CC_BAD), so
+         * the move must not also be an ordinary edge. */
+        if (H.last.violated)
+            H.last.recording = false;
+    }
     H.try_.active = false;
     return m;
 }
@@ -294,7 +302,7 @@ void smh_bfs_group_begin(const void *vec, int len)
     }
     H.group_src = H.last.src;
     H.group_event = H.last.event;
-    H.group_rec = H.last.recording;
+    H.group_rec = H.last.recording; /* false after a violating move, see smh_tried */
 }
 
 void smh_bfs_store(const void *vec, int len, unsigned mode)
@@ -344,8 +352,9 @@ void smh_error(const char *msg)
         return;
     }
     if (H.try_.active) {
-        if (H.try_.recording)
+        if (H.try_.recording && !H.try_.violated)
             edge(H.try_.src, CC_BAD, H.try_.event, H.try_.claim);
+        H.try_.violated = true;
     } else if (H.in_group) {
         H.group_bad = true;
     } else {
