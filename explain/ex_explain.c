@@ -114,21 +114,20 @@ static void ex_record_vars(ex_explanation *e, const ex_ltl *l, const ex_binding 
     }
 }
 
-/* Exact mode's candidates: Algorithm 6's dots, and -- when a proposition
- * occurs with both polarities, where Theorem 8 fails (see tests/test_eval.c)
- * -- every other bottom-valued pair too.  Returns the count; *out is
- * allocated, Algorithm 6's dots first. */
+/* Exact mode's candidates: Algorithm 6's dots first, then every other
+ * bottom-valued pair, because the paper's Theorem 8 (Algorithm 6
+ * over-approximates Definition 4) does not hold in general: on (r)({}),
+ * q U (r & X r) has the cause <1,q> (contingency {<0,q>}) that no failure
+ * path reaches (tests/test_paper.c).  Returns the count; *out is allocated. */
 static size_t ex_candidates(const ex_pdot *pd, size_t npd, const uint64_t *path, size_t len,
                             uint64_t pos, uint64_t neg, ex_pdot **out)
 {
-    size_t cap = npd + ((pos & neg) ? len * 64 : 0) + 1, n = 0;
+    size_t cap = npd + len * 64 + 1, n = 0;
     *out = malloc(cap * sizeof **out);
     if (!*out)
         abort();
     memcpy(*out, pd, npd * sizeof *pd);
     n = npd;
-    if (!(pos & neg))
-        return n;
     size_t d = 0;
     for (size_t i = 0; i < len; i++)
         for (int p = 0; p < 64; p++) {

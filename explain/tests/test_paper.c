@@ -170,8 +170,27 @@ START_TEST(definition2_unsatisfiable_residue)
 }
 END_TEST
 
-/* Beyond the paper: with a proposition of both polarities Theorem 8 fails,
- * and exact mode reports the cause Algorithm 6 cannot reach. */
+/* Beyond the paper: Theorem 8 (Algorithm 6 over-approximates Definition 4)
+ * fails.  q U (r & X r) on (r)({}): <1,q> is a cause with contingency
+ * {<0,q>} -- with q at 0 the until reaches step 1, where switching q makes
+ * the value unknown -- but Algorithm 6 stops at step 0, where both operands
+ * are false.  Mixed polarity (<->) gives more such cases.  Exact mode
+ * searches all bottom-valued pairs and reports these causes. */
+START_TEST(theorem8_counterexample)
+{
+    static const char *const s[] = {"r", ""};
+    ex_case c;
+    run(&c, "q r", s, 2, -1, "q U (r && X r)", 0);
+    ck_assert_int_eq(c.e.first_failure, 1);
+    ck_assert_str_eq(c.dots, "0:q 1:r");
+    done(&c);
+    run(&c, "q r", s, 2, -1, "q U (r && X r)", 1);
+    ck_assert_str_eq(c.dots, "0:q! 1:q! 1:r!");
+    ck_assert_ptr_nonnull(strstr(c.e.note, "Theorem 8"));
+    done(&c);
+}
+END_TEST
+
 START_TEST(mixed_polarity_exact_finds_more)
 {
     static const char *const s[] = {"p"};
@@ -181,7 +200,7 @@ START_TEST(mixed_polarity_exact_finds_more)
     done(&c);
     run(&c, "r p q", s, 1, -1, "r <-> ((p && q) W (q W p))", 1);
     ck_assert_str_eq(c.dots, "0:r! 0:p! 0:q!");
-    ck_assert_ptr_nonnull(strstr(c.e.note, "outside Algorithm 6"));
+    ck_assert_ptr_nonnull(strstr(c.e.note, "Theorem 8"));
     done(&c);
 }
 END_TEST
@@ -201,6 +220,7 @@ int main(void)
     tcase_add_test(tc, nothing_to_explain);
     tcase_add_test(tc, definition2_unsatisfiable_residue);
     tcase_add_test(tc, mixed_polarity_exact_finds_more);
+    tcase_add_test(tc, theorem8_counterexample);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
