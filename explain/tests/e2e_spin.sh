@@ -10,6 +10,11 @@ fix="$here/fixtures"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 pass=0 fail=0
+if ! command -v spin >/dev/null; then
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get install -y spin >/dev/null 2>&1 || { apt-get update >/dev/null 2>&1 && apt-get install -y spin >/dev/null 2>&1; } ||
+        { echo "e2e_spin: spin is not installed and cannot be installed"; exit 1; }
+fi
 
 ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
