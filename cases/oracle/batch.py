@@ -6,7 +6,7 @@
 For the models gen.py writes for seeds SEED0 .. SEED0+N-1: run the oracle
 (with and without AC2(2)), build pan with causality checking twice
 (``make -f ROOT/Makefile pan`` and ``... pan BFS=1``, PAN_CFLAGS=-O0), run
-``./pan -C --json out.json`` and ``./pan -C --no-ac2 --json out2.json`` with
+``./pan -w19 -C --json out.json`` and ``./pan -w19 -C --no-ac2 --json out2.json`` with
 each, and compare the four results canonically with the oracle's
 (compare.py).  A mismatching model is kept in DIR/seedN/ (default
 $TMPDIR/oracle-failures) with the oracle's and pan's JSON and a repro.sh.
@@ -37,6 +37,10 @@ PAN_TIMEOUT = 120
 
 BUILDS = [("dfs", ""), ("bfs", " BFS=1")]
 RUNS = [("ac2", "", "out.json"), ("noac2", " --no-ac2", "out2.json")]
+# pan's default hash table (-w24, 128 MB) costs more time to allocate than
+# these models take to search; -w19 is plenty for < 10,000 states and keeps
+# the search exhaustive (no bitstate).
+PAN_OPTS = "-w19"
 
 
 def sh(cmd, cwd, timeout=PAN_TIMEOUT):
@@ -83,10 +87,10 @@ def _one(seed, keep):
                 report.append("  %s: build failed: %s" % (bname, out.strip()[-600:]))
                 continue
             for rname, rflag, jname in RUNS:
-                rc, out = sh("./pan -C%s --json %s" % (rflag, jname), d)
+                rc, out = sh("./pan %s -C%s --json %s" % (PAN_OPTS, rflag, jname), d)
                 jp = os.path.join(d, jname)
                 if rc != 0 or not os.path.exists(jp):
-                    report.append("  %s %s: ./pan -C%s exited %d: %s"
+                    report.append("  %s %s: ./pan -w19 -C%s exited %d: %s"
                                   % (bname, rname, rflag, rc, out.strip()[-600:]))
                     continue
                 try:
@@ -100,7 +104,7 @@ def _one(seed, keep):
                 if got.get("complete") is False:
                     lines.insert(0, "  (pan says the search is incomplete)")
                 if lines:
-                    report.append("  %s %s (./pan -C%s):" % (bname, rname, rflag))
+                    report.append("  %s %s (./pan -w19 -C%s):" % (bname, rname, rflag))
                     report.extend("  " + l for l in lines)
         if report:
             dst = os.path.join(keep, "seed%d" % seed)
@@ -132,7 +136,7 @@ for b in dfs bfs; do
   mkdir -p $b && cp model.pml $b/ && (cd $b && spin -a model.pml &&
     if [ $b = bfs ]; then make -s -f %(root)s/Makefile pan BFS=1 PAN_CFLAGS=-O0;
     else make -s -f %(root)s/Makefile pan PAN_CFLAGS=-O0; fi &&
-    ./pan -C --json out.json && ./pan -C --no-ac2 --json out2.json)
+    ./pan -w19 -C --json out.json && ./pan -w19 -C --no-ac2 --json out2.json)
   python3 %(oracle)s/compare.py oracle.ac2.json $b/out.json
   python3 %(oracle)s/compare.py oracle.noac2.json $b/out2.json
 done

@@ -1,0 +1,139 @@
+#!/usr/bin/env python3
+"""Shrink a model on which pan -C and the oracle disagree.
+
+    minimize.py MODEL.pml [--bfs] [--no-ac2] [-o OUT.pml]
+
+Greedy line-based delta debugging: repeatedly try to delete one line, or a
+whole compound statement (its ``if``/``do`` line up to the matching
+``fi``/``od``), or a whole proctype; keep a deletion when the result is
+still in the oracle's subset, spin -a accepts it, and pan -C still
+disagrees with the oracle.  Also tries to drop labels (making a step
+silent).  Prints the smallest model found (and writes it with -o).
+"""
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
+sys.path.insert(0, HERE)
+
+from compare import canon, diff  # noqa: E402
+from oracle import Oracle  # noqa: E402
+from promela import Model  # noqa: E402
+
+
+def fails(text, bfs, ac2, work):
+    try:
+        model = Model(text)
+        if not model.events:
+            return False
+        exp = Oracle(model, ac2=ac2).analyse()
+    except Exception:
+        return False
+    d = tempfile.mkdtemp(dir=work)
+    try:
+        with open(os.path.join(d, "model.pml"), "w") as f:
+            f.write(text)
+        cmd = ("spin -a model.pml >/dev/null 2>&1 && make -s -f %s/Makefile pan%s PAN_CFLAGS=-O0 "
+               ">/dev/null 2>&1 && ./pan -C%s --json out.json >/dev/null 2>&1"
+               % (ROOT, " BFS=1" if bfs else "", "" if ac2 else " --no-ac2"))
+        r = subprocess.run(cmd, cwd=d, shell=True, timeout=120)
+        if r.returncode != 0:
+            return False
+        import json
+        with open(os.path.join(d, "out.json")) as f:
+            got = json.load(f)
+        return bool(diff(canon(exp), canon(got)))
+    except Exception:
+        return False
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+
+
+def candidates(lines):
+    n = len(lines)
+    # whole proctypes
+    for i, l in enumerate(lines):
+        if l.startswith("active proctype"):
+            j = i
+            while j < n and lines[j] != "}":
+                j += 1
+            yield lines[:i] + lines[j + 1:]
+    # compound statements, then single lines
+    for i, l in enumerate(lines):
+        s = l.strip()
+        m = re.match(r"^(\w+: )?(if|do)$", s)
+        if m:
+            depth, j = 0, i
+            while j < n:
+                t = lines[j].strip().rstrip(";")
+                if re.match(r"^(\w+: )?(if|do)$", t):
+                    depth += 1
+                elif t in ("fi", "od"):
+                    depth -= 1
+                    if depth == 0:
+                        break
+                j += 1
+            yield lines[:i] + lines[j + 1:]
+    for i, l in enumerate(lines):
+        if l.strip() and not l.startswith(("active", "}", "ltl", "/*")):
+            yield lines[:i] + lines[i + 1:]
+            m = re.match(r"^(\s*(?::: \S+ -> )?)(\w+): (.*)$", l)
+            if m and not m.group(2).startswith("end"):
+                yield lines[:i] + [m.group(1) + m.group(3)] + lines[i + 1:]
+
+
+def fixup(lines):
+    """Drop a ';' left before a closing brace/fi/od/option, and an option
+    whose body became empty."""
+    out = []
+    for i, l in enumerate(lines):
+        nxt = lines[i + 1].strip() if i + 1 < len(lines) else ""
+        if l.rstrip().endswith(";") and (nxt in ("}", "fi", "od", "fi;", "od;") or nxt.startswith("::")):
+            l = l.rstrip()[:-1]
+        out.append(l)
+    return out
+
+
+def main(argv):
+    ap = argparse.ArgumentParser()
+    ap.add_argument("model")
+    ap.add_argument("--bfs", action="store_true")
+    ap.add_argument("--no-ac2", action="store_true")
+    ap.add_argument("-o")
+    a = ap.parse_args(argv[1:])
+    with open(a.model) as f:
+        lines = f.read().splitlines()
+    work = tempfile.mkdtemp(prefix="oracle-min-")
+    try:
+        if not fails("\n".join(lines) + "\n", a.bfs, not a.no_ac2, work):
+            print("minimize.py: the model does not fail", file=sys.stderr)
+            return 1
+        changed = True
+        while changed:
+            changed = False
+            for cand in candidates(lines):
+                cand = fixup(cand)
+                if cand != lines and fails("\n".join(cand) + "\n", a.bfs, not a.no_ac2, work):
+                    lines = cand
+                    changed = True
+                    print("  %d lines" % len(lines), file=sys.stderr)
+                    break
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    text = "\n".join(lines) + "\n"
+    if a.o:
+        with open(a.o, "w") as f:
+            f.write(text)
+    print(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
