@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Random differential test: oracle against pan -C, DFS and BFS.
 
-    batch.py [-j JOBS] [--keep DIR] N [SEED0]
+    batch.py [-j JOBS] [--keep DIR] [--files F.pml ...] N [SEED0]
 
 For the models gen.py writes for seeds SEED0 .. SEED0+N-1: run the oracle
 (with and without AC2(2)), build pan with causality checking twice
@@ -67,13 +67,17 @@ def one(seed, keep):
 
 
 def _one(seed, keep):
-    text = generate(seed)
+    if isinstance(seed, str):  # a given model file
+        with open(seed) as f:
+            text = f.read()
+    else:
+        text = generate(seed)
     model = Model(text)
     expected = {
         "ac2": Oracle(model, ac2=True).analyse(),
         "noac2": Oracle(model, ac2=False).analyse(),
     }
-    work = tempfile.mkdtemp(prefix="oracle-%d-" % seed)
+    work = tempfile.mkdtemp(prefix="oracle-")
     report = []
     pan_json = {}
     try:
@@ -107,7 +111,8 @@ def _one(seed, keep):
                     report.append("  %s %s (./pan -w19 -C%s):" % (bname, rname, rflag))
                     report.extend("  " + l for l in lines)
         if report:
-            dst = os.path.join(keep, "seed%d" % seed)
+            dst = os.path.join(keep, "seed%d" % seed if isinstance(seed, int)
+                               else os.path.basename(seed).replace(".pml", ""))
             shutil.rmtree(dst, ignore_errors=True)
             os.makedirs(dst)
             with open(os.path.join(dst, "model.pml"), "w") as f:
@@ -119,7 +124,10 @@ def _one(seed, keep):
                 with open(os.path.join(dst, "pan.%s.%s.json" % (bname, rname)), "w") as f:
                     json.dump(got, f, indent=1, sort_keys=True)
             with open(os.path.join(dst, "repro.sh"), "w") as f:
-                f.write(REPRO % {"root": ROOT, "oracle": HERE, "seed": seed})
+                r = REPRO % {"root": ROOT, "oracle": HERE, "seed": seed if isinstance(seed, int) else 0}
+                if not isinstance(seed, int):
+                    r = "\n".join(l for l in r.splitlines() if "gen.py" not in l) + "\n"
+                f.write(r)
             report.insert(0, "model kept in %s (sh %s/repro.sh)" % (dst, dst))
         return seed, report
     finally:
@@ -147,9 +155,12 @@ def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("-j", "--jobs", type=int, default=2)
     ap.add_argument("--keep", default=os.path.join(tempfile.gettempdir(), "oracle-failures"))
+    ap.add_argument("--files", nargs="+", default=[],
+                    help="given models to compare as well (counted in the total)")
     ap.add_argument("n", type=int)
     ap.add_argument("seed", type=int, nargs="?", default=1)
     a = ap.parse_args(argv[1:])
+    files = [os.path.abspath(p) for p in a.files]
     # Build the library once, serially: the per-model `make pan` must only link.
     rc, out = sh("make -s -f %s/Makefile lib" % ROOT, ROOT, timeout=600)
     if rc != 0:
@@ -159,12 +170,13 @@ def main(argv):
     t0 = time.time()
     passed = failed = 0
     with concurrent.futures.ProcessPoolExecutor(max_workers=a.jobs) as ex:
-        futs = [ex.submit(one, s, a.keep) for s in range(a.seed, a.seed + a.n)]
+        futs = [ex.submit(one, s, a.keep) for s in files + list(range(a.seed, a.seed + a.n))]
         for fut in futs:
             seed, report = fut.result()
             if report:
                 failed += 1
-                print("FAIL seed %s: %s" % (seed, report[0]))
+                print("FAIL %s %s: %s" % ("seed" if isinstance(seed, int) else "model",
+                                          seed, report[0]))
                 for l in report[1:]:
                     print(l)
                 sys.stdout.flush()

@@ -14,7 +14,9 @@ The subset
   declaration);
 * statements: ``v = e``, ``v++``, ``v--``, expression statements (guards,
   executable iff non-zero), ``assert(e)``, ``skip`` (= the guard ``1``),
-  ``if :: seq ... fi``, ``do :: seq ... od``, ``else``, ``break``;
+  ``if :: seq ... fi``, ``do :: seq ... od``, ``else``, ``break``,
+  ``goto L``, ``d_step { ... }`` over guards, assignments and asserts (one
+  indivisible step, executable iff its first statement is);
   ``;`` and ``->`` are both separators;
 * labels ``L: stmt``; a label names the *location* where the statement
   starts.  ``end*`` labels mark valid end locations; ``end*``,
@@ -221,6 +223,19 @@ class Parser:
             if w == "break":
                 self.next()
                 return {"k": "break"}
+            if w == "goto":
+                self.next()
+                return {"k": "goto", "target": self.expect_id()}
+            if w == "d_step":
+                self.next()
+                self.expect_op("{")
+                body = self.sequence(["}"])
+                self.expect_op("}")
+                for st in body:
+                    if st["k"] not in ("expr", "assign", "assert") or st["labels"]:
+                        raise PromelaError("line %d: only unlabelled guards, assignments and "
+                                           "asserts inside d_step" % st["line"])
+                return {"k": "dstep", "body": body}
             if w == "else":
                 self.next()
                 return {"k": "else"}
@@ -346,9 +361,33 @@ class Proc:
         self.trans = []
         self.labels = []  # per location: list of label names
         self.lines = []
+        self.gotos = {}
         entry = self.new_loc()
         self.END = self.new_loc()
         self.compile_seq(body, entry, self.END, None)
+        self.resolve_gotos()
+
+    def resolve_gotos(self):
+        where = {}
+        for loc, labs in enumerate(self.labels):
+            for lab in labs:
+                where[lab] = loc
+
+        def target(loc):
+            seen = set()
+            while loc in self.gotos:
+                if loc in seen:
+                    raise PromelaError("%s: goto loop without a statement" % self.name)
+                seen.add(loc)
+                lab = self.gotos[loc]
+                if lab not in where:
+                    raise PromelaError("%s: goto to unknown label %s" % (self.name, lab))
+                loc = where[lab]
+            return loc
+
+        for trs in self.trans:
+            for k, (kind, pay, dst) in enumerate(trs):
+                trs[k] = (kind, pay, target(dst))
 
     def new_loc(self):
         self.trans.append([])
@@ -363,22 +402,28 @@ class Proc:
         locs = [None] * (n + 1)
         locs[n] = exit_
         for i in range(n - 1, 0, -1):
-            if stmts[i]["k"] == "break":
-                if brk is None:
-                    raise PromelaError("line %d: break outside do" % stmts[i]["line"])
+            if stmts[i]["k"] in ("break", "goto"):
                 if i != n - 1:
-                    raise PromelaError("line %d: statements after break" % stmts[i]["line"])
+                    raise PromelaError("line %d: statements after %s" % (stmts[i]["line"],
+                                                                         stmts[i]["k"]))
                 if stmts[i]["labels"]:
-                    raise PromelaError("line %d: labelled break" % stmts[i]["line"])
-                locs[i] = brk
+                    raise PromelaError("line %d: labelled jump" % stmts[i]["line"])
+                if stmts[i]["k"] == "break":
+                    if brk is None:
+                        raise PromelaError("line %d: break outside do" % stmts[i]["line"])
+                    locs[i] = brk
+                else:
+                    # the label may come later: a placeholder, resolved at the end
+                    locs[i] = self.new_loc()
+                    self.gotos[locs[i]] = stmts[i]["target"]
             else:
                 locs[i] = self.new_loc()
         locs[0] = entry
-        if stmts[0]["k"] == "break":
-            raise PromelaError("line %d: break as first statement of a sequence "
-                               "is not in the subset" % stmts[0]["line"])
+        if stmts[0]["k"] in ("break", "goto"):
+            raise PromelaError("line %d: %s as first statement of a sequence "
+                               "is not in the subset" % (stmts[0]["line"], stmts[0]["k"]))
         for i, st in enumerate(stmts):
-            if st["k"] == "break":
+            if st["k"] in ("break", "goto"):
                 continue
             src, dst = locs[i], locs[i + 1]
             for lab in st["labels"]:
@@ -409,6 +454,8 @@ class Proc:
                 self.trans[src].append(("assert", st["e"], dst))
             elif st["k"] == "assign":
                 self.trans[src].append(("assign", (st["v"], st["e"]), dst))
+            elif st["k"] == "dstep":
+                self.trans[src].append(("dstep", st["body"], dst))
             else:
                 raise PromelaError("unknown statement %r" % st["k"])
 
@@ -485,6 +532,8 @@ class Model:
                     enabled_other = True
                 elif kind in ("assign", "assert"):
                     enabled_other = True
+                elif kind == "dstep" and self._dstep_enabled(pay, env):
+                    enabled_other = True
             for kind, pay, dst in trs:
                 nl = locs[:i] + (dst,) + locs[i + 1:]
                 if kind == "else":
@@ -505,6 +554,33 @@ class Model:
                     j = self.vars.index(var)
                     nv = vals[:j] + (store(self.types[var], eval_expr(e, env)),) + vals[j + 1:]
                     yield (ev, (nl, nv))
+                elif kind == "dstep":
+                    if not self._dstep_enabled(pay, env):
+                        continue
+                    # one indivisible step: the whole body, in order
+                    e2 = dict(env)
+                    failed = False
+                    for k, st in enumerate(pay):
+                        if st["k"] == "expr":
+                            if not eval_expr(st["e"], e2):
+                                if k == 0:
+                                    break
+                                raise PromelaError("line %d: d_step blocks inside" % st["line"])
+                        elif st["k"] == "assert":
+                            if not eval_expr(st["e"], e2):
+                                failed = True
+                                break
+                        else:
+                            e2[st["v"]] = store(self.types[st["v"]], eval_expr(st["e"], e2))
+                    if failed:
+                        yield (ev, self.VIOL)
+                    else:
+                        yield (ev, (nl, tuple(e2[v] for v in self.vars)))
+
+    @staticmethod
+    def _dstep_enabled(body, env):
+        first = body[0]
+        return first["k"] != "expr" or bool(eval_expr(first["e"], env))
 
     def successors(self, s):
         return list(self._steps(s))
@@ -546,6 +622,8 @@ class Model:
                 if loc in (DEAD,) or loc == p.END:
                     continue
                 for kind, pay, dst in p.trans[loc]:
+                    if kind == "dstep" and any(st["k"] == "assert" for st in pay):
+                        raise PromelaError("assert inside d_step: no state count with -A")
                     if kind == "assert":
                         t = (locs[:i] + (dst,) + locs[i + 1:], vals)
                         if t not in seen:
@@ -565,6 +643,9 @@ class Model:
                         read |= expr_vars(pay)
                     elif kind == "assign":
                         read |= expr_vars(pay[1])
+                    elif kind == "dstep":
+                        for st in pay:
+                            read |= expr_vars(st["e"])
         if self.ltl is not None:
             read |= expr_vars(self.ltl)
         keep = [i for i, v in enumerate(self.vars) if v in read]
