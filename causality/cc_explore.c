@@ -11,11 +11,15 @@
  * trace length, silent moves closing each level.  Every bad run's trace and every
  * settled run's trace goes into the subset graph, which colours it at once; since
  * shorter traces come first, AC3 and AC2(1) are final when a bad trace is added, for
- * DFS- and BFS-recorded graphs alike.  Two prunings keep this finite on cyclic models
- * and are safe (README "Method"): a history whose multiset strictly contains a bad
- * trace's is dropped (no continuation can be minimal), and a history at a state
- * where a strictly smaller history was already explored is dropped (every trace it
- * could produce is dominated by one the smaller history produces).
+ * DFS- and BFS-recorded graphs alike.  Three prunings keep this finite on cyclic models
+ * and small on concurrent ones, and keep every cause (README "Method"): a history
+ * whose multiset strictly contains a bad trace's is dropped (no continuation can be
+ * minimal); a history at a state where a strictly smaller one was explored is
+ * dropped (everything it leads to is dominated); and a history at a state where one
+ * with the same multiset was explored is merged into it (same continuations, same
+ * multisets).  Merging loses the other orders of the same events, which OC1 and
+ * AC2(2) need, so cc_orders() then enumerates, for each minimal bad multiset only,
+ * every bad trace with exactly that multiset: a search confined to sub-multisets.
  */
 #include "cc_internal.h"
 
@@ -170,7 +174,7 @@ static int dominated(cc_walk *w, uint32_t s, sg_ms m)
 {
     for (uint32_t i = w->hist[s]; i != CC_NONE; i = w->hnext[i]) {
         if (w->hms[i] == m)
-            return 0; /* same events, another order: explored too, listed once */
+            return 1; /* same events in another order: merged, see cc_orders() */
         if (sg_ms_subset(w->c->sg, w->hms[i], m))
             return 1;
     }
@@ -268,6 +272,62 @@ int cc_explore(cc_ctx *c)
     return rc;
 }
 
+/* Adds every bad trace whose multiset is exactly m (a minimal bad multiset). */
+static int orders_of(cc_ctx *c, sg_ms m)
+{
+    cc_walk w = {.c = c};
+    int rc = push(&w, &w.cur, c->g->root, 0);
+    for (size_t i = 0; !rc && i < w.cur.n; i++) {
+        uint32_t s = w.cur.s[i], h = w.cur.h[i];
+        if (cc_bad(c, s)) {
+            if (sg_multiset(c->sg, h) == m)
+                rc = add(c, h, true);
+            continue;
+        }
+        if (++c->r->explored > c->budget) {
+            c->r->truncated = true;
+            break;
+        }
+        for (uint32_t e = c->g->head[s]; e != CC_NONE && !rc; e = c->g->next[e]) {
+            uint32_t ev = c->g->ev[e] & CC_EV_MASK;
+            uint32_t t = c->g->to[e] == CC_BAD ? c->sink : c->g->to[e];
+            uint32_t k = ev == CC_SILENT ? h : sg_child(c->sg, h, ev - 1);
+            if (k == SG_INVALID)
+                rc = -1;
+            else if (sg_ms_subseteq(c->sg, sg_multiset(c->sg, k), m))
+                rc = push(&w, &w.cur, t, k);
+        }
+    }
+    sg_map_free(&w.seen);
+    free(w.cur.s);
+    free(w.cur.h);
+    return rc;
+}
+
+/* All orders of the minimal bad multisets that have a red representative. */
+static int cc_orders(cc_ctx *c)
+{
+    const sg_node *reds;
+    size_t n = sg_list(c->sg, SG_RED, &reds);
+    sg_ms *ms = malloc((n ? n : 1) * sizeof *ms);
+    if (!ms)
+        return -1;
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        sg_ms m = sg_multiset(c->sg, reds[i]);
+        bool dup = false;
+        for (size_t j = 0; j < k && !dup; j++)
+            dup = ms[j] == m;
+        if (!dup)
+            ms[k++] = m;
+    }
+    int rc = 0;
+    for (size_t i = 0; i < k && !rc && !c->r->truncated; i++)
+        rc = orders_of(c, ms[i]);
+    free(ms);
+    return rc;
+}
+
 cc_result *cc_analyse(const cc_graph *g, size_t nevents, const cc_options *o)
 {
     cc_result *r = calloc(1, sizeof *r);
@@ -276,7 +336,7 @@ cc_result *cc_analyse(const cc_graph *g, size_t nevents, const cc_options *o)
     cc_ctx c = {.g = g, .o = o, .r = r};
     c.budget = o->search_budget ? o->search_budget : SIZE_MAX;
     c.sg = sg_new();
-    int rc = !c.sg || cc_derive(&c) || cc_explore(&c) || cc_assemble(&c, nevents);
+    int rc = !c.sg || cc_derive(&c) || cc_explore(&c) || cc_orders(&c) || cc_assemble(&c, nevents);
     if (rc)
         r->oom = true;
     if (c.sg) {

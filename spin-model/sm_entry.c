@@ -28,6 +28,8 @@ static const char *const HELP =
     "  --json FILE   also write the result as JSON to FILE\n"
     "  --no-ac2      skip the AC2(2) test: no causal non-occurrence of events\n"
     "                (faster, less memory; the paper's CC1)\n"
+    "  --budget N    stop each history search after N nodes and report the result\n"
+    "                as incomplete (default 5000000; 0 = no limit)\n"
     "  --help        this text\n"
     "\n"
     "pan options that still apply: -mN (depth limit), -wN (hash table), -E (invalid\n"
@@ -36,6 +38,10 @@ static const char *const HELP =
     "(trail writing), -r -g -S -P (replay; -C file replays a trail columnated as in\n"
     "stock pan).\n"
     "Build: `spin -a model.pml && make pan` (DFS) or `make pan BFS=1` (BFS).\n";
+
+/* About 1.3 GB of history structures (some 250 bytes a node); a run that needs more
+ * says so (INCOMPLETE) instead of exhausting the machine. */
+#define SM_DEFAULT_BUDGET 5e6
 
 static bool is_replay_flag(const char *a)
 {
@@ -105,7 +111,8 @@ int sm_main(int argc, char **argv, int (*stock_main)(int, char **),
 {
     if (!causality_requested(argc, argv))
         return stock_main(argc, argv);
-    smh_config cfg = {.ac2 = 1, .color = utf8_terminal(), .start = now_seconds()};
+    smh_config cfg = {
+        .ac2 = 1, .color = utf8_terminal(), .start = now_seconds(), .budget = SM_DEFAULT_BUDGET};
     char **av = calloc((size_t)argc + 2, sizeof *av);
     if (!av) {
         fprintf(stderr, "pan: out of memory\n");
@@ -129,6 +136,15 @@ int sm_main(int argc, char **argv, int (*stock_main)(int, char **),
                 rc = 2;
             } else
                 cfg.json = argv[++i];
+        } else if (!strcmp(a, "--budget")) {
+            char *end = NULL;
+            cfg.budget = i + 1 < argc ? strtod(argv[i + 1], &end) : -1;
+            if (!end || *end || cfg.budget < 0) {
+                fprintf(stderr, "pan: --budget needs a number of history nodes >= 0 "
+                                "(./pan -C --help)\n");
+                rc = 2;
+            }
+            i++;
         } else if (!strncmp(a, "--", 2)) {
             fprintf(stderr, "pan: unknown option %s (./pan -C --help)\n", a);
             rc = 2;

@@ -449,7 +449,7 @@ static const char *incomplete_reason(const cc_result *r)
     if (H.truncated)
         return "the search depth limit (-m) was reached; increase it with -mN";
     if (r && r->truncated)
-        return "the history search hit its budget";
+        return "the history search hit its budget (--budget)";
     return NULL;
 }
 
@@ -507,7 +507,9 @@ void smh_exit(int *status)
     char **names = calloc(H.nev + 1, sizeof *names);
     for (size_t k = 0; names && k < H.nev; k++)
         names[k] = event_name(k);
-    cc_options o = {.ac2 = H.cfg.ac2, .names = (const char *const *)names};
+    cc_options o = {.ac2 = H.cfg.ac2,
+                    .search_budget = H.cfg.budget > 0 ? (size_t)H.cfg.budget : 0,
+                    .names = (const char *const *)names};
     cc_result *r = names ? cc_analyse(H.g, H.nev, &o) : NULL;
     if (!r || report(r, names))
         *status = 1;

@@ -69,6 +69,7 @@ typedef struct {
     const char *json; /* --json FILE, or NULL */
     int ac2;          /* AC2(2) non-occurrence test (off with --no-ac2) */
     int color;        /* UTF-8 terminal: also print the Unicode form */
+    double budget;    /* --budget N: history nodes per search (0 = no limit) */
     double start;     /* monotonic seconds at start */
 } smh_config;
 void smh_configure(const smh_config *c);
