@@ -282,12 +282,12 @@ static int witness(const qsearch *w, uint32_t q, cc_ac22 *out)
 
 static int collect(const qsearch *w, cc_ac22 *out)
 {
-    out->gaps = calloc(w->nevents * (w->n + 1), 1);
+    out->gaps = bit_alloc((int)(w->nevents * (w->n + 1)));
     if (!out->gaps)
         return -1;
     for (size_t i = 0; i < w->nsol; i++)
         for (uint32_t q = w->sol[i]; q; q = w->q[q].parent)
-            out->gaps[w->q[q].event * (w->n + 1) + w->q[q].gap] = 1;
+            bit_set(out->gaps, (int)(w->q[q].event * (w->n + 1) + w->q[q].gap));
     return w->nsol ? witness(w, w->sol[0], out) : 0;
 }
 

@@ -65,14 +65,14 @@ static ivl *intervals(const cc_ac22 *a, const cc_occ *occ, size_t n, size_t neve
     size_t cap = 8, k = 0;
     ivl *v = malloc(cap * sizeof *v);
     for (uint32_t e = 0; v && e < nevents; e++) {
-        const uint8_t *g = a->gaps + (size_t)e * (n + 1);
+        int base = (int)(e * (n + 1));
         for (size_t p = 0; p <= n;) {
-            if (!g[p]) {
+            if (!bit_test(a->gaps, base + (int)p)) {
                 p++;
                 continue;
             }
             size_t q = p;
-            while (q + 1 <= n && g[q + 1])
+            while (q + 1 <= n && bit_test(a->gaps, base + (int)q + 1))
                 q++;
             if (k == cap) {
                 ivl *w = realloc(v, (cap *= 2) * sizeof *v);

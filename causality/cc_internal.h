@@ -11,6 +11,8 @@
 #include "causality.h"
 #include "subsetgraph.h"
 
+#include <bsd/bitstring.h>
+
 #define CC_NONE     UINT32_MAX /* end of an edge list */
 #define CC_EV_CLAIM (1u << 31) /* edge flag: a move of the never claim */
 #define CC_EV_MASK  ((1u << 28) - 1)
@@ -60,7 +62,7 @@ int cc_explore(cc_ctx *c);
 
 /* Result of the non-occurrence search for one red trace. */
 typedef struct {
-    uint8_t *gaps;   /* nevents x (n + 1): gaps[e * (n + 1) + g] = e prohibited in gap g */
+    bitstr_t *gaps;  /* nevents x (n + 1) bits: bit e * (n + 1) + g = e prohibited in gap g */
     bool ambiguous;  /* a good run has exactly this trace */
     bool incomplete; /* budget exhausted */
     uint32_t *good;  /* one minimal good super-trace, or NULL */
