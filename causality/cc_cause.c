@@ -26,10 +26,11 @@ typedef struct {
     ivl *iv;
     size_t niv;
     uint32_t **traces; /* red traces of this group */
+    uint32_t **goods;  /* per trace: a good super-trace showing its non-occurrences */
+    size_t *ngoods;
     size_t ntraces, cap;
     bool ambiguous, incomplete;
-    uint32_t *good;
-    size_t ngood, len;
+    size_t len;
 } group;
 
 static int ivl_cmp(const void *x, const void *y)
@@ -133,11 +134,20 @@ static int group_add(group *g, uint32_t *sigma, size_t n)
     if (g->ntraces == g->cap) {
         size_t cap = g->cap ? 2 * g->cap : 8;
         uint32_t **v = realloc(g->traces, cap * sizeof *v);
-        if (!v)
+        if (v)
+            g->traces = v;
+        uint32_t **w = realloc(g->goods, cap * sizeof *w);
+        if (w)
+            g->goods = w;
+        size_t *k = realloc(g->ngoods, cap * sizeof *k);
+        if (k)
+            g->ngoods = k;
+        if (!v || !w || !k)
             return -1;
-        g->traces = v;
         g->cap = cap;
     }
+    g->goods[g->ntraces] = NULL;
+    g->ngoods[g->ntraces] = 0;
     g->traces[g->ntraces++] = sigma;
     g->len = n;
     return 0;
@@ -195,9 +205,9 @@ static int place_red(cc_ctx *c, groups *gs, sg_node node, size_t nevents)
         }
         if (a.good)
             rc = add_black(c, a.good, a.ngood);
-        if (!rc && !g->good && a.good) {
-            g->good = a.good;
-            g->ngood = a.ngood;
+        if (!rc && a.good) {
+            g->goods[g->ntraces - 1] = a.good;
+            g->ngoods[g->ntraces - 1] = a.ngood;
             a.good = NULL;
         }
     } else
@@ -233,9 +243,14 @@ static void pick_witness(group *g, const char *const *names)
 {
     for (size_t t = 1; t < g->ntraces; t++)
         if (trace_cmp(g->traces[t], g->traces[0], g->len, names) < 0) {
-            uint32_t *x = g->traces[0];
+            uint32_t *x = g->traces[0], *y = g->goods[0];
+            size_t ny = g->ngoods[0];
             g->traces[0] = g->traces[t];
+            g->goods[0] = g->goods[t];
+            g->ngoods[0] = g->ngoods[t];
             g->traces[t] = x;
+            g->goods[t] = y;
+            g->ngoods[t] = ny;
         }
 }
 
@@ -286,11 +301,14 @@ static int build_cause(const group *g, size_t nevents, cc_cause *k)
 static void free_groups(groups *gs)
 {
     for (size_t i = 0; i < gs->n; i++) {
-        for (size_t t = 0; t < gs->g[i].ntraces; t++)
+        for (size_t t = 0; t < gs->g[i].ntraces; t++) {
             free(gs->g[i].traces[t]);
+            free(gs->g[i].goods[t]);
+        }
         free(gs->g[i].traces);
+        free(gs->g[i].goods);
+        free(gs->g[i].ngoods);
         free(gs->g[i].iv);
-        free(gs->g[i].good);
     }
     free(gs->g);
 }
@@ -350,9 +368,9 @@ int cc_assemble(cc_ctx *c, size_t nevents)
             pick_witness(&gs.g[i], c->o->names);
             rc = build_cause(&gs.g[i], nevents, &c->r->causes[i]);
             c->r->ncauses = i + 1;
-            c->r->causes[i].good = gs.g[i].good;
-            c->r->causes[i].ngood = gs.g[i].ngood;
-            gs.g[i].good = NULL;
+            c->r->causes[i].good = gs.g[i].goods[0]; /* the witness's own */
+            c->r->causes[i].ngood = gs.g[i].ngoods[0];
+            gs.g[i].goods[0] = NULL;
         }
     }
     if (!rc && c->r->ncauses > 1) {
