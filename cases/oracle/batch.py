@@ -73,9 +73,10 @@ def _one(seed, keep):
     else:
         text = generate(seed)
     model = Model(text)
+    o = Oracle(model, ac2=True)
     expected = {
-        "ac2": Oracle(model, ac2=True).analyse(),
-        "noac2": Oracle(model, ac2=False).analyse(),
+        "ac2": o.analyse(),
+        "noac2": Oracle(model, ac2=False, dfa=o.dfa).analyse(),
     }
     work = tempfile.mkdtemp(prefix="oracle-")
     report = []
@@ -128,6 +129,8 @@ def _one(seed, keep):
                 if not isinstance(seed, int):
                     r = "\n".join(l for l in r.splitlines() if "gen.py" not in l) + "\n"
                 f.write(r)
+            with open(os.path.join(dst, "report.txt"), "w") as f:
+                f.write("\n".join(report) + "\n")
             report.insert(0, "model kept in %s (sh %s/repro.sh)" % (dst, dst))
         return seed, report
     finally:

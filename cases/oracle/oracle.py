@@ -203,8 +203,8 @@ def minimal(vectors):
 
 
 class Oracle:
-    def __init__(self, model, ac2=True):
-        self.dfa = TraceDFA(model)
+    def __init__(self, model, ac2=True, dfa=None):
+        self.dfa = dfa or TraceDFA(model)
         self.ev = self.dfa.events
         self.ne = len(self.ev)
         self.ac2 = ac2
