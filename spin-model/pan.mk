@@ -2,7 +2,8 @@
 #   spin -a model.pml && make -f <pancause>/Makefile pan [BFS=1] [PANFLAGS=...]
 # (in the pancause directory itself plain `make pan` does the same).
 # BFS=1 builds pan's breadth-first search; PANFLAGS passes pan compile flags
-# (-DMEMLIM=..., -DSAFETY, ...) to both copies of pan; PAN_CFLAGS the optimisation.
+# (-DMEMLIM=..., -DSAFETY, ...) to both copies of pan; PAN_CFLAGS the optimisation;
+# CAUSAL_ONLY=1 leaves out the stock copy (for the differential tests' speed).
 INSTRUMENT := $(BUILD)/bin/pancause-instrument
 PROGRAMS += $(INSTRUMENT)
 PAN_CFLAGS ?= -O2
@@ -15,4 +16,4 @@ $(INSTRUMENT): $(ROOT)/spin-model/instrument_main.c $(LIB)
 .PHONY: pan
 pan: $(LIB) $(INSTRUMENT)
 	@sh $(ROOT)/spin-model/make-pan.sh "$(ROOT)" "$(LIB)" "$(INSTRUMENT)" "$(CC)" \
-	    "$(PAN_CFLAGS)" "$(PAN_FLAGS)" "$(PC_LDFLAGS)" "$(PC_LIBS)"
+	    "$(PAN_CFLAGS)" "$(PAN_FLAGS)" "$(PC_LDFLAGS)" "$(PC_LIBS)" "$(CAUSAL_ONLY)"

@@ -63,7 +63,7 @@ static struct {
     size_t ngroup, group_cap;
     uint8_t *key;
     size_t key_cap;
-    bool truncated, oom;
+    bool truncated, oom, stopped;
     double states, transitions;
 } H = {.cfg = {.ac2 = 1}};
 
@@ -362,10 +362,11 @@ void smh_error(const char *msg)
     }
 }
 
-void smh_stats(double states, double matched)
+void smh_stats(double states, double matched, int done)
 {
     H.states = states;
     H.transitions = states + matched;
+    H.stopped = !done;
 }
 
 /* ---- the report at exit ---- */
@@ -443,6 +444,8 @@ static const char *incomplete_reason(const cc_result *r)
 {
     if (H.oom || (r && r->oom))
         return "out of memory";
+    if (H.stopped)
+        return "pan stopped its search early (memory limit, time limit -Q, or an interrupt)";
     if (H.flags & SMH_APPROX)
         return "pan was compiled with bitstate hashing or hash compaction, which may "
                "drop states";

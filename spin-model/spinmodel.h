@@ -57,8 +57,9 @@ void smh_bfs_store(const void *vec, int len, unsigned mode);
 void smh_bfs_group_end(void);
 /* pan reports an error (uerror). */
 void smh_error(const char *msg);
-/* pan's own counts: states stored and matched. */
-void smh_stats(double states, double matched);
+/* pan's own counts (states stored and matched) and whether its search ran to the
+ * end (pan's `done`: not stopped by -DMEMLIM, out of memory, -Q or a signal). */
+void smh_stats(double states, double matched, int done);
 /* pan is about to exit with *status: run the analysis, report, maybe change status. */
 void smh_exit(int *status);
 
