@@ -31,7 +31,11 @@ import sys
 from oracle import Oracle
 from promela import Model
 
-MAX_STATES = 1500
+# ORACLE_GEN_MAX_STATES lets a longer exploratory run draw bigger models.
+MAX_STATES = int(os.environ.get("ORACLE_GEN_MAX_STATES", "1500"))
+# ORACLE_GEN_BIG=1: three processes with 3-6 statements each (exploration
+# only: slower, and the default runs keep to the small models).
+BIG = os.environ.get("ORACLE_GEN_BIG") == "1"
 
 
 class Gen:
@@ -202,7 +206,7 @@ class Gen:
     def proc(self, name, prefix):
         r = self.rng
         stmts = []
-        n = r.randint(2, 4)
+        n = r.randint(3, 6) if BIG else r.randint(2, 4)
         for i in range(n):
             x = r.random()
             if x < 0.35:
@@ -254,7 +258,7 @@ class Gen:
         self.hazard = (" || " if r.random() < 0.2 else " && ").join(
             self.atom(v, c, False) for v, c in self.hazard_atoms)
         procs = []
-        for i, (name, prefix) in enumerate([("P", "P"), ("Q", "Q"), ("R", "R")][:r.randint(2, 3)]):
+        for i, (name, prefix) in enumerate([("P", "P"), ("Q", "Q"), ("R", "R")][:3 if BIG else r.randint(2, 3)]):
             procs.append(self.proc(name, prefix))
         if self.kind == "assert" and "assert" not in "".join(procs):
             procs.append("active proctype M() {\n  end_m: (%s) -> assert(false)\n}" % self.hazard)
