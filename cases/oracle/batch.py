@@ -125,7 +125,10 @@ def _one(seed, keep):
                 with open(os.path.join(dst, "pan.%s.%s.json" % (bname, rname)), "w") as f:
                     json.dump(got, f, indent=1, sort_keys=True)
             with open(os.path.join(dst, "repro.sh"), "w") as f:
-                r = REPRO % {"root": ROOT, "oracle": HERE, "seed": seed if isinstance(seed, int) else 0}
+                genenv = "".join("%s=%s " % (k, v) for k, v in sorted(os.environ.items())
+                                 if k.startswith("ORACLE_GEN_"))
+                r = REPRO % {"root": ROOT, "oracle": HERE, "genenv": genenv,
+                             "seed": seed if isinstance(seed, int) else 0}
                 if not isinstance(seed, int):
                     r = "\n".join(l for l in r.splitlines() if "gen.py" not in l) + "\n"
                 f.write(r)
@@ -140,7 +143,7 @@ def _one(seed, keep):
 REPRO = """#!/bin/sh
 # Reproduce the oracle/pan comparison of seed %(seed)d (run in this directory).
 set -x
-python3 %(oracle)s/gen.py %(seed)d gen && cmp gen/model.pml model.pml
+%(genenv)spython3 %(oracle)s/gen.py %(seed)d gen && cmp gen/model.pml model.pml
 python3 %(oracle)s/oracle.py model.pml oracle.ac2.json
 python3 %(oracle)s/oracle.py --no-ac2 model.pml oracle.noac2.json
 for b in dfs bfs; do
