@@ -56,6 +56,7 @@ suite "unit tests (Check)" make -s -j$JOBS check
 suite "unit tests under ASan+UBSan" env ASAN_OPTIONS=detect_leaks=1 make -s -j$JOBS SAN=1 check
 suite "clang-format" make -s format-check
 suite "railway end to end" bash cases/railway/test.sh
+suite "airbag end to end (the paper's five causes)" bash cases/airbag/test.sh
 suite "bad input" bash spin-model/tests/bad-input.sh
 suite "pan without -C is stock pan" bash spin-model/tests/stock.sh
 suite "oracle: ${ORACLE_MODELS:-300} random models, DFS and BFS" \
