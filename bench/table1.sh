@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# bench/table1.sh [RUNS] - the paper's Table 1, measured side by side in one run.
+#
+# For each case (railway, airbag) and each search (DFS, BFS):
+#   MC   stock pan: pan.c compiled as SPIN's documentation says (gcc -O2, POR on,
+#        -DBFS for BFS), run with -c0 (whole state space, all errors, no trail)
+#   PAN  the ./pan that `make pan` builds, run the same way without -C
+#   CC1  ./pan -C --no-ac2
+#   CC2  ./pan -C
+# all with the same -m and -w.  Prints the median wall time and peak resident
+# memory of RUNS runs (default 5) and the ratios to MC.  Not a test: the machine is
+# shared, so read medians and ratios, not single numbers.
+set -eu
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+RUNS=${1:-5}
+PANOPTS="-m100000 -w20"
+[ -x /usr/bin/time ] || { echo "needs GNU time: apt-get install -y time" >&2; exit 1; }
+make -s -C "$ROOT" -j2 lib programs >/dev/null
+W=$(mktemp -d)
+trap 'rm -rf "$W"' EXIT
+
+median() { sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
+
+measure() { # measure DIR CMD...: prints "median_seconds median_MB" over RUNS runs
+    local dir=$1
+    shift
+    : >"$W/t" && : >"$W/m"
+    for _ in $(seq "$RUNS"); do
+        (cd "$dir" && /usr/bin/time -f "%e %M" -o "$W/one" "$@" >/dev/null 2>&1) || true
+        read -r s kb <"$W/one"
+        echo "$s" >>"$W/t"
+        echo "$kb" >>"$W/m"
+    done
+    echo "$(median <"$W/t") $(awk '{print $1/1024}' "$W/m" | median)"
+}
+
+printf '%-8s %-4s %-4s %9s %9s %8s %8s\n' case srch run seconds MB time/MC mem/MC
+for case in railway airbag; do
+    for search in dfs bfs; do
+        d="$W/$case-$search"
+        mkdir -p "$d"
+        cp "$ROOT/cases/$case/$case.pml" "$d/"
+        flag="" bfs=""
+        [ $search = bfs ] && flag="-DBFS" bfs="BFS=1"
+        (cd "$d" && spin -a "$case.pml" >/dev/null && gcc -O2 -w $flag -o mc pan.c &&
+            make -s -f "$ROOT/Makefile" pan $bfs >/dev/null)
+        read -r mt mm < <(measure "$d" ./mc -c0 $PANOPTS)
+        for run in MC PAN CC1 CC2; do
+            case $run in
+            MC) t=$mt m=$mm ;;
+            PAN) read -r t m < <(measure "$d" ./pan -c0 $PANOPTS) ;;
+            CC1) read -r t m < <(measure "$d" ./pan -C --no-ac2 $PANOPTS) ;;
+            CC2) read -r t m < <(measure "$d" ./pan -C $PANOPTS) ;;
+            esac
+            printf '%-8s %-4s %-4s %9.2f %9.1f %8.2f %8.2f\n' "$case" "$search" "$run" "$t" "$m" \
+                "$(awk -v a="$t" -v b="$mt" 'BEGIN {print (b > 0 ? a / b : 0)}')" \
+                "$(awk -v a="$m" -v b="$mm" 'BEGIN {print (b > 0 ? a / b : 0)}')"
+        done
+    done
+done
+echo "($RUNS runs each, medians; $(nproc) cores; $(uname -m); $(date -u +%Y-%m-%d))"
