@@ -37,6 +37,11 @@ void cc_graph_set_root(cc_graph *g, uint32_t s);
 /* A move from -> to (to may be CC_BAD: the move itself violates).  claim marks a
  * move of the never claim.  Returns -1 when out of memory. */
 int cc_graph_edge(cc_graph *g, uint32_t from, uint32_t to, uint32_t event, bool claim);
+/* The same, naming pan's move: pr is pan's process slot (its trail's second column:
+ * the never claim is 0 when there is one) and tid the transition's t_id; -1 when the
+ * edge is no move of pan (BFS's pseudo-root).  cc_graph_edge() passes -1, -1. */
+int cc_graph_move(cc_graph *g, uint32_t from, uint32_t to, uint32_t event, bool claim, int pr,
+                  int tid);
 /* Every run reaching s has violated the property there (invalid end state, end of
  * the never claim). */
 void cc_graph_bad_state(cc_graph *g, uint32_t s);
@@ -121,11 +126,56 @@ typedef struct {
     double seconds, peak_mb;
     double states, transitions;
     const char *model;
+    /* --trails: per cause the written trail of its witness and of its good execution
+     * (NULL entries: none); NULL arrays when trails were not asked for. */
+    const char *const *trails, *const *good_trails;
 } cc_run;
 
 int cc_report_text(FILE *f, const cc_result *r, const char *const *names, size_t nevents,
                    const cc_run *run, bool unicode);
 int cc_report_json(FILE *f, const cc_result *r, const char *const *names, size_t nevents,
                    const cc_run *run);
+
+/* ==== fault trees, trails, HTML report, probabilities (issue 5) ====
+ * cc_trail.c: a cause's witness as a replayable SPIN trail; cc_faulttree.c: the
+ * causes as a fault tree (.dot, Open-PSA MEF .xml, .json); cc_prob.c: basic-event
+ * probabilities and the top event's probability from the minimal cut sets;
+ * cc_html.c: one self-contained HTML report.  Every writer goes through
+ * cc_write_file(): a temporary file renamed on success, nothing half-written. */
+
+/* Writes path by put(f, arg) into a temporary file beside it, renamed to path when
+ * put and every write succeeded.  On failure prints "pancause: cannot write PATH:
+ * reason" to stderr, removes the temporary file and returns -1. */
+int cc_write_file(const char *path, int (*put)(FILE *, const void *), const void *arg);
+
+/* One move of pan: process slot (0 = the never claim when there is one) and the
+ * transition's id, as the two last columns of pan's trail lines. */
+typedef struct {
+    int pr, tid;
+} cc_step;
+
+/* Finds a shortest run of the recorded graph from its root whose trace is the event
+ * types ev[0..n): bad = the run's first violation ends it; otherwise a good run that
+ * never violates and ends settled.  Returns 0 with malloc'd *steps (pan's moves in
+ * order), 1 when the graph holds no such run, -1 when out of memory. */
+int cc_trail_find(const cc_graph *g, const uint32_t *ev, size_t n, bool bad, cc_step **steps,
+                  size_t *nsteps);
+/* Writes steps in pan's trail format: claim_type >= 0 is the never claim's proctype
+ * number (the "-2:N:-2" header), merged SPIN's statement merging ("-4:-4:-4"). */
+int cc_trail_write(const char *path, const cc_step *s, size_t n, int claim_type, bool merged);
+
+/* Where and how --trails writes: DIR/<model>N.trail for cause N's witness and
+ * DIR/<model>N.good.trail for its good execution (README "Fault trees, trails and the
+ * HTML report"). */
+typedef struct {
+    const char *dir, *model;
+    int claim_type;
+    bool merged;
+} cc_trail_opts;
+/* Writes every cause's trails; *bad and *good (malloc'd, ncauses entries, NULL where
+ * no run was found) name the files.  Returns -1 when a file cannot be written. */
+int cc_write_trails(const cc_graph *g, const cc_result *r, const cc_trail_opts *o, char ***bad,
+                    char ***good);
+void cc_trails_free(char **paths, size_t n);
 
 #endif

@@ -7,7 +7,9 @@
  * (states and the moves between them) and enumerates histories over it afterwards;
  * a trace is then a path, and no path is lost whichever order pan searched in.
  * States are interned by the bytes pan hands over (state vector plus search mode);
- * edges form one singly linked list per source state.
+ * edges form one singly linked list per source state.  Each edge also keeps which
+ * of pan's moves it was (process slot, transition id), so that a path through the
+ * graph can be written as a SPIN trail (cc_trail.c).
  * Invariants: state ids are dense from 0; an edge's target is a state id or CC_BAD;
  * event ids fit in 28 bits (the top bits of the edge's event word are flags).
  */
@@ -56,6 +58,8 @@ void cc_graph_free(cc_graph *g)
     free(g->to);
     free(g->ev);
     free(g->next);
+    free(g->pr);
+    free(g->tid);
     free(g);
 }
 
@@ -153,6 +157,25 @@ void cc_graph_set_root(cc_graph *g, uint32_t s)
 
 int cc_graph_edge(cc_graph *g, uint32_t from, uint32_t to, uint32_t event, bool claim)
 {
+    return cc_graph_move(g, from, to, event, claim, -1, -1);
+}
+
+/* The per-edge move identity arrays grow with the edge arrays. */
+static int grow_moves(cc_graph *g, size_t cap)
+{
+    void *p;
+    if (!(p = realloc(g->pr, cap * sizeof *g->pr)))
+        return -1;
+    g->pr = p;
+    if (!(p = realloc(g->tid, cap * sizeof *g->tid)))
+        return -1;
+    g->tid = p;
+    return 0;
+}
+
+int cc_graph_move(cc_graph *g, uint32_t from, uint32_t to, uint32_t event, bool claim, int pr,
+                  int tid)
+{
     if (g->nedges == g->ecap) {
         size_t cap = g->ecap ? 2 * g->ecap : 1 << 14;
         void *p;
@@ -165,11 +188,15 @@ int cc_graph_edge(cc_graph *g, uint32_t from, uint32_t to, uint32_t event, bool 
         if (!(p = realloc(g->next, cap * sizeof *g->next)))
             return -1;
         g->next = p;
+        if (grow_moves(g, cap))
+            return -1;
         g->ecap = cap;
     }
     uint32_t e = (uint32_t)g->nedges++;
     g->to[e] = to;
     g->ev[e] = event | (claim ? CC_EV_CLAIM : 0);
+    g->pr[e] = pr;
+    g->tid[e] = tid;
     g->next[e] = g->head[from];
     g->head[from] = e;
     return 0;
@@ -199,5 +226,5 @@ size_t cc_graph_edges(const cc_graph *g)
 
 size_t cc_graph_bytes(const cc_graph *g)
 {
-    return g->keys_cap + g->cap * (8 + 4 + 8 + 4 + 1) + g->nslots * 4 + g->ecap * 12;
+    return g->keys_cap + g->cap * (8 + 4 + 8 + 4 + 1) + g->nslots * 4 + g->ecap * 20;
 }

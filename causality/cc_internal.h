@@ -31,6 +31,7 @@ struct cc_graph {
     uint32_t *slots; /* state id + 1 by hash, 0 = empty */
     size_t nslots;
     uint32_t *to, *ev, *next; /* edges */
+    int32_t *pr, *tid;        /* per edge: pan's process slot and transition id (-1: none) */
     size_t nedges, ecap;
     uint32_t root;
 };

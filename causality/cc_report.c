@@ -83,7 +83,18 @@ static void text_orders(FILE *f, const cc_cause *c, const char *const *names)
     fputs(k ? "\n" : " none (any order of these events causes the hazard)\n", f);
 }
 
-static void text_cause(FILE *f, size_t i, const cc_cause *c, const char *const *names, bool unicode)
+static void text_trails(FILE *f, size_t i, const cc_cause *c, const cc_run *run)
+{
+    if (!run->trails)
+        return;
+    const char *t = run->trails[i];
+    fprintf(f, "    trail: %s\n", t ? t : "none (no such run in the recorded graph)");
+    if (c->ngood && run->good_trails[i])
+        fprintf(f, "    good trail: %s\n", run->good_trails[i]);
+}
+
+static void text_cause(FILE *f, size_t i, const cc_cause *c, const char *const *names, bool unicode,
+                       const cc_run *run)
 {
     char *a = formula_text(c, names, EOL_ASCII);
     fprintf(f, "  %zu. %s\n", i + 1, a ? a : "(formula unavailable: out of memory)");
@@ -115,6 +126,7 @@ static void text_cause(FILE *f, size_t i, const cc_cause *c, const char *const *
         fputs("    AMBIGUOUS: a good execution has the same events in the same order\n", f);
     if (c->ac22_incomplete)
         fputs("    note: the non-occurrence search hit its budget (may be incomplete)\n", f);
+    text_trails(f, i, c, run);
 }
 
 int cc_report_text(FILE *f, const cc_result *r, const char *const *names, size_t nevents,
@@ -132,7 +144,10 @@ int cc_report_text(FILE *f, const cc_result *r, const char *const *names, size_t
     } else {
         fprintf(f, "  %zu cause%s of the hazard:\n", r->ncauses, r->ncauses == 1 ? "" : "s");
         for (size_t i = 0; i < r->ncauses; i++)
-            text_cause(f, i, &r->causes[i], names, unicode);
+            text_cause(f, i, &r->causes[i], names, unicode, run);
+        if (run->trails && r->ncauses)
+            fprintf(f, "  replay a trail: spin -k TRAIL -p %s   (or ./pan -r TRAIL)\n",
+                    run->model ? run->model : "model.pml");
     }
     for (size_t i = 0; i < r->nuncaused; i++) {
         fputs("  no cause: the hazard is reached with events {", f);
@@ -287,7 +302,16 @@ static void json_intervals(FILE *f, const cc_cause *c, const char *const *names)
     fputc(']', f);
 }
 
-static void json_cause(FILE *f, const cc_cause *c, const char *const *names)
+static void json_path(FILE *f, const char *const *paths, size_t i)
+{
+    if (paths && paths[i])
+        json_str(f, paths[i]);
+    else
+        fputs("null", f);
+}
+
+static void json_cause(FILE *f, const cc_cause *c, const char *const *names, const cc_run *run,
+                       size_t i)
 {
     char *eol = formula_text(c, names, EOL_ASCII);
     char *uni = formula_text(c, names, EOL_UNICODE);
@@ -317,8 +341,13 @@ static void json_cause(FILE *f, const cc_cause *c, const char *const *names)
         json_names(f, c->good, c->ngood, names);
     else
         fputs("null", f);
-    fprintf(f, ", \"traces\": %zu, \"ambiguous\": %s, \"ac22_complete\": %s}", c->ntraces,
+    fprintf(f, ", \"traces\": %zu, \"ambiguous\": %s, \"ac22_complete\": %s", c->ntraces,
             c->ambiguous ? "true" : "false", c->ac22_incomplete ? "false" : "true");
+    fputs(",\n     \"trail\": ", f);
+    json_path(f, run->trails, i);
+    fputs(", \"good_trail\": ", f);
+    json_path(f, run->good_trails, i);
+    fputc('}', f);
 }
 
 static void json_trace_list(FILE *f, const cc_trace *t, size_t n, const char *const *names)
@@ -354,7 +383,7 @@ int cc_report_json(FILE *f, const cc_result *r, const char *const *names, size_t
     }
     fputs("],\n  \"causes\": [\n", f);
     for (size_t i = 0; i < r->ncauses; i++) {
-        json_cause(f, &r->causes[i], names);
+        json_cause(f, &r->causes[i], names, run, i);
         fputs(i + 1 < r->ncauses ? ",\n" : "\n", f);
     }
     fputs("  ],\n  \"ambiguous\": ", f);

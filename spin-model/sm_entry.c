@@ -17,7 +17,7 @@
 #include <time.h>
 
 static const char *const HELP =
-    "usage: ./pan -C [pan options] [--json FILE] [--no-ac2]\n"
+    "usage: ./pan -C [pan options] [--json FILE] [--no-ac2] [--trails DIR]\n"
     "\n"
     "Causality checking: finds the causes of the hazard (the violation pan\n"
     "reports: a failing assert, a violated never claim / ltl formula, an invalid\n"
@@ -28,6 +28,9 @@ static const char *const HELP =
     "  --json FILE   also write the result as JSON to FILE\n"
     "  --no-ac2      skip the AC2(2) test: no causal non-occurrence of events\n"
     "                (faster, less memory; the paper's CC1)\n"
+    "  --trails DIR  write a SPIN trail per cause into DIR: <model>N.trail (its\n"
+    "                witness) and <model>N.good.trail (where a non-occurrence\n"
+    "                prevents the hazard); replay: spin -k FILE -p model.pml\n"
     "  --budget N    stop each history search after N nodes and report the result\n"
     "                as incomplete (default 5000000; 0 = no limit)\n"
     "  --help        this text\n"
@@ -136,6 +139,12 @@ int sm_main(int argc, char **argv, int (*stock_main)(int, char **),
                 rc = 2;
             } else
                 cfg.json = argv[++i];
+        } else if (!strcmp(a, "--trails")) {
+            if (i + 1 == argc) {
+                fprintf(stderr, "pan: --trails needs a directory (./pan -C --help)\n");
+                rc = 2;
+            } else
+                cfg.trails = argv[++i];
         } else if (!strcmp(a, "--budget")) {
             char *end = NULL;
             cfg.budget = i + 1 < argc ? strtod(argv[i + 1], &end) : -1;

@@ -35,6 +35,7 @@ typedef struct {
     uint32_t src, event;
     bool claim, recording;
     bool violated; /* pan reported an error during the move */
+    int pr, tid;   /* pan's process slot and transition id (for trails) */
 } sm_move;
 
 static struct {
@@ -58,11 +59,13 @@ static struct {
     bool cur_rec;
     bool in_group, group_bad, bfs_started;
     uint32_t group_src, group_event;
+    int group_pr, group_tid;
     bool group_rec;
     uint32_t *group_dst;
     size_t ngroup, group_cap;
     uint8_t *key;
     size_t key_cap;
+    int claim_type, merged; /* trail header (smh_trail_header) */
     bool truncated, oom, stopped;
     double states, transitions;
 } H = {.cfg = {.ac2 = 1}};
@@ -179,9 +182,17 @@ static uint32_t intern(const void *vec, int len, unsigned mode, bool *fresh)
     return cc_graph_state(H.g, H.key, need, fresh);
 }
 
-void smh_try(int pid, int proctype, int state, int is_claim, long depth)
+void smh_trail_header(int claim_type, int merged)
+{
+    H.claim_type = claim_type;
+    H.merged = merged;
+}
+
+void smh_try(int pid, int proctype, int state, int is_claim, long depth, int pr, int tid)
 {
     H.try_.active = true;
+    H.try_.pr = pr;
+    H.try_.tid = tid;
     H.try_.violated = false;
     H.try_.claim = is_claim;
     H.try_.event = is_claim ? CC_SILENT : event_of(pid, proctype, state);
@@ -208,11 +219,11 @@ int smh_tried(int m)
     return m;
 }
 
-static void edge(uint32_t from, uint32_t to, uint32_t event, bool claim)
+static void edge(uint32_t from, uint32_t to, const sm_move *m)
 {
     if (H.oom || !H.g)
         return;
-    if (cc_graph_edge(H.g, from, to, event, claim))
+    if (cc_graph_move(H.g, from, to, m->event, m->claim, m->pr, m->tid))
         oom();
 }
 
@@ -259,7 +270,7 @@ void smh_dfs_down(long depth, const void *vec, int len, unsigned mode, int trunc
     if (depth == 0)
         cc_graph_set_root(H.g, id);
     else if (H.last.recording)
-        edge(H.last.src, id, H.last.event, H.last.claim);
+        edge(H.last.src, id, &H.last);
     H.stack[depth] = id;
     H.rec[depth] = enter(id, truncated);
     H.cur_rec = H.rec[depth];
@@ -297,11 +308,14 @@ void smh_bfs_group_begin(const void *vec, int len)
         cc_graph_set_root(H.g, id);
         H.group_src = id;
         H.group_event = CC_SILENT;
+        H.group_pr = H.group_tid = -1; /* no move of pan: not in a trail */
         H.group_rec = fresh;
         return;
     }
     H.group_src = H.last.src;
     H.group_event = H.last.event;
+    H.group_pr = H.last.pr;
+    H.group_tid = H.last.tid;
     H.group_rec = H.last.recording; /* false after a violating move, see smh_tried */
 }
 
@@ -335,12 +349,13 @@ void smh_bfs_group_end(void)
     H.in_group = false;
     if (!H.group_rec)
         return;
+    sm_move m = {.event = H.group_event, .pr = H.group_pr, .tid = H.group_tid};
     if (H.group_bad) {
-        edge(H.group_src, CC_BAD, H.group_event, false);
+        edge(H.group_src, CC_BAD, &m);
         return;
     }
     for (size_t i = 0; i < H.ngroup; i++)
-        edge(H.group_src, H.group_dst[i], H.group_event, false);
+        edge(H.group_src, H.group_dst[i], &m);
 }
 
 void smh_error(const char *msg)
@@ -353,7 +368,7 @@ void smh_error(const char *msg)
     }
     if (H.try_.active) {
         if (H.try_.recording && !H.try_.violated)
-            edge(H.try_.src, CC_BAD, H.try_.event, H.try_.claim);
+            edge(H.try_.src, CC_BAD, &H.try_);
         H.try_.violated = true;
     } else if (H.in_group) {
         H.group_bad = true;
@@ -456,8 +471,23 @@ static const char *incomplete_reason(const cc_result *r)
     return NULL;
 }
 
+/* --trails: pan's BFS folds the never claim's move into the process move (inside
+ * store_state), so a BFS-recorded graph does not know the claim's transitions. */
+static int trails(const cc_result *r, char ***bad, char ***good)
+{
+    if (H.search == SMH_BFS && (H.flags & SMH_HAS_CLAIM)) {
+        fprintf(stderr, "pancause: no trails from a BFS build of a model with a never claim "
+                        "or ltl formula (build pan without BFS=1 for trails)\n");
+        return 0;
+    }
+    cc_trail_opts o = {H.cfg.trails, H.model, H.claim_type, H.merged};
+    return cc_write_trails(H.g, r, &o, bad, good);
+}
+
 static int report(const cc_result *r, char **names)
 {
+    char **bad = NULL, **good = NULL;
+    int trc = H.cfg.trails ? trails(r, &bad, &good) : 0;
     const char *why = incomplete_reason(r);
     cc_run run = {.search = H.search == SMH_BFS ? "bfs" : "dfs",
                   .complete = why == NULL,
@@ -467,13 +497,19 @@ static int report(const cc_result *r, char **names)
                   .peak_mb = peak_mb(),
                   .states = H.states,
                   .transitions = H.transitions,
-                  .model = H.model};
+                  .model = H.model,
+                  .trails = H.cfg.trails ? (const char *const *)bad : NULL,
+                  .good_trails = (const char *const *)good};
+    if (!bad)
+        run.trails = NULL;
     fflush(stdout);
     int rc = cc_report_text(stdout, r, (const char *const *)names, H.nev, &run, H.cfg.color);
     fflush(stdout);
     if (H.cfg.json && write_json(H.cfg.json, r, (const char *const *)names, &run))
         rc = -1;
-    return rc;
+    cc_trails_free(bad, r->ncauses);
+    cc_trails_free(good, r->ncauses);
+    return rc | trc;
 }
 
 static void release(void)

@@ -155,7 +155,7 @@ static const char *after_line(sm_plan *p, const char *src, const char *line, con
 
 static const char *const DECLS =
     "/* pancause: hooks, see spin-model/spinmodel.h and sm_glue.c.inc */\n"
-    "void sm_pan_try(int, int, int);\n"
+    "void sm_pan_try(int, int, int, int);\n"
     "int smh_tried(int);\n"
     "void smh_error(const char *);\n"
     "void sm_pan_down(void);\n"
@@ -164,7 +164,8 @@ static const char *const DECLS =
     "void sm_pan_bfs_store(void *);\n"
     "void sm_pan_bfs_group_end(void);\n"
     "void sm_pan_exit(int *);\n"
-    "#define SM_TRANSIT(t, II) (sm_pan_try((II), ot, tt), smh_tried(do_transit((t), (II))))\n";
+    "#define SM_TRANSIT(t, II) \\\n"
+    "    (sm_pan_try((II), ot, tt, (t)->t_id), smh_tried(do_transit((t), (II))))\n";
 
 static const char *const TRANSIT = "_m = do_transit(t, II)";
 

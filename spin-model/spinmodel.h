@@ -44,8 +44,12 @@ enum { SMH_DFS = 0, SMH_BFS = 1 };
 enum { SMH_APPROX = 1, SMH_HAS_CLAIM = 2 };
 void smh_begin(int search, int flags, const char *const *procnames, const sm_label *labels,
                int nlabels, const char *model);
-/* A proctype/state move of process pid is tried; smh_tried gets do_transit's result. */
-void smh_try(int pid, int proctype, int state, int is_claim, long depth);
+/* A proctype/state move of process pid is tried; smh_tried gets do_transit's result.
+ * pr (pan's process slot) and tid (the transition's t_id) name the move in a trail. */
+void smh_try(int pid, int proctype, int state, int is_claim, long depth, int pr, int tid);
+/* The header of pan's trails: the never claim's proctype number (-1: no claim) and
+ * whether SPIN merged statements. */
+void smh_trail_header(int claim_type, int merged);
 int smh_tried(int m);
 /* DFS: the search entered the state at depth (vector vec of len bytes, mode = pan's
  * search mode bits that change the successor set). */
@@ -67,11 +71,15 @@ void smh_exit(int *status);
 
 /* What `./pan -C` was asked for (set by sm_main before pan's search starts). */
 typedef struct {
-    const char *json; /* --json FILE, or NULL */
-    int ac2;          /* AC2(2) non-occurrence test (off with --no-ac2) */
-    int color;        /* UTF-8 terminal: also print the Unicode form */
-    double budget;    /* --budget N: history nodes per search (0 = no limit) */
-    double start;     /* monotonic seconds at start */
+    const char *json;   /* --json FILE, or NULL */
+    const char *trails; /* --trails DIR: one trail per cause, or NULL */
+    const char *tree;   /* --fault-tree FILE (.dot, .xml, .json), or NULL */
+    const char *html;   /* --html FILE, or NULL */
+    const char *prob;   /* --probabilities FILE, or NULL */
+    int ac2;            /* AC2(2) non-occurrence test (off with --no-ac2) */
+    int color;          /* UTF-8 terminal: also print the Unicode form */
+    double budget;      /* --budget N: history nodes per search (0 = no limit) */
+    double start;       /* monotonic seconds at start */
 } smh_config;
 void smh_configure(const smh_config *c);
 
