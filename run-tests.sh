@@ -8,7 +8,7 @@
 # against the brute-force oracle, and the explain end-to-end tests.  Prints one
 # closing line "N passed, M failed" over all suites and exits non-zero on any failure.
 #
-# Environment: ORACLE_MODELS (default 300) models for the oracle comparison;
+# Environment: ORACLE_MODELS (default 250) models for the oracle comparison;
 # ORACLE_SEED (default 1).
 set -u
 cd "$(dirname "$0")"
@@ -59,8 +59,8 @@ suite "railway end to end" bash cases/railway/test.sh
 suite "airbag end to end (the paper's five causes)" bash cases/airbag/test.sh
 suite "bad input" bash spin-model/tests/bad-input.sh
 suite "pan without -C is stock pan" bash spin-model/tests/stock.sh
-suite "oracle: ${ORACLE_MODELS:-300} random models, DFS and BFS" \
-    cases/oracle/run.sh "${ORACLE_MODELS:-300}" "${ORACLE_SEED:-1}"
+suite "oracle: ${ORACLE_MODELS:-250} random models, DFS and BFS" \
+    cases/oracle/run.sh "${ORACLE_MODELS:-250}" "${ORACLE_SEED:-1}"
 if grep -q '^explain-e2e:' explain/explain.mk 2>/dev/null; then
     suite "explain end to end" make -s explain-e2e
 fi
