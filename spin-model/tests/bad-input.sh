@@ -54,4 +54,10 @@ expect "unwritable --json path" 1 "cannot write" ./pan -C --json "$W/no/such/dir
 ls "$W/no/such/dir" >/dev/null 2>&1 && { echo "FAIL: partial output"; fails=$((fails + 1)); }
 expect "help" 0 "--no-ac2" ./pan -C --help
 
+mkdir "$W/depth" && cd "$W/depth" || exit 1
+cp "$ROOT/cases/railway/railway.pml" . && spin -a railway.pml >/dev/null && mk >/dev/null
+expect "depth limit makes the result incomplete" 0 "INCOMPLETE: the search depth limit" \
+    ./pan -C -m8 --json d.json
+grep -q '"complete": false' d.json || { echo "FAIL: JSON does not say incomplete"; fails=$((fails + 1)); }
+
 [ $fails -eq 0 ]
