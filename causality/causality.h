@@ -178,4 +178,92 @@ int cc_write_trails(const cc_graph *g, const cc_result *r, const cc_trail_opts *
                     char ***good);
 void cc_trails_free(char **paths, size_t n);
 
+/* The fault tree of section 4.2: top event -> OR -> per cause an AND or PAND gate
+ * over basic events (one per event type, shared by the gates). */
+typedef struct {
+    char *name;  /* the event's name as in the report */
+    char *id;    /* identifier for MEF and Graphviz (unique, [A-Za-z_][A-Za-z0-9_]*) */
+    double prob; /* probability from --probabilities, -1 when not given */
+} cc_ft_event;
+
+typedef struct {
+    bool pand;               /* some order of the cause's events is causal */
+    char *eol, *eol_unicode; /* the cause's EOL formula */
+    char *order;             /* PAND: "A < B, B < C" (covering pairs), else NULL */
+    size_t *inputs, ninputs; /* basic events (event types), in witness order */
+    char **conditions;       /* causal non-occurrences: "Cl between Cc and Tc" */
+    size_t nconditions;
+} cc_ft_gate;
+
+typedef struct {
+    char *model, *hazard;
+    cc_ft_event *ev; /* one per event type (index = event type) */
+    size_t nev;
+    cc_ft_gate *gate; /* one per cause, in the report's order */
+    size_t ngate;
+} cc_ftree;
+
+enum { CC_FT_DOT, CC_FT_MEF, CC_FT_JSON };
+
+cc_ftree *cc_ftree_build(const cc_result *r, const char *const *names, size_t nevents,
+                         const char *model, const char *hazard);
+void cc_ftree_free(cc_ftree *t);
+/* Whether event type e is an input of some gate (is a basic event of the tree). */
+bool cc_ftree_used(const cc_ftree *t, size_t e);
+/* CC_FT_DOT (.dot, .gv), CC_FT_MEF (.xml), CC_FT_JSON (.json) by path's extension;
+ * -1 for anything else. */
+int cc_ftree_format(const char *path);
+/* Writes the tree in the format of path's extension (through cc_write_file). */
+int cc_ftree_write(const cc_ftree *t, const char *path);
+/* Writes s escaped for 'x' XML/HTML text and attributes, 'd' a Graphviz string, 'j' a
+ * JSON string (quotes not included). */
+void cc_put_escaped(FILE *f, const char *s, char what);
+
+/* Basic-event probabilities (cc_prob.c).  The file has one `event probability` per
+ * line; '#' starts a comment; blank lines are skipped. */
+typedef struct {
+    char *name;
+    double p;
+    int line;
+} cc_prob_entry;
+
+typedef struct {
+    char *path;
+    cc_prob_entry *e;
+    size_t n;
+} cc_probs;
+
+/* Reads and checks the file (syntax, 0 <= p <= 1, no event twice).  On error returns
+ * -1 and a malloc'd *err "FILE:LINE: what is wrong". */
+int cc_prob_read(const char *path, cc_probs *out, char **err);
+void cc_prob_free(cc_probs *p);
+/* Puts the probabilities into the tree's basic events; warns (stderr, FILE:LINE) about
+ * names that are no event of the model.  Returns the number of such names. */
+size_t cc_prob_apply(cc_ftree *t, const cc_probs *p);
+
+/* The top event's probability from the minimal cut sets (each gate's set of basic
+ * events, supersets and duplicates dropped), PAND order and non-occurrence conditions
+ * ignored: the rare-event approximation (sum of the cut sets' products, capped at 1)
+ * and, for at most CC_EXACT_MAX cut sets, the exact value by inclusion-exclusion. */
+#define CC_EXACT_MAX 20
+typedef struct {
+    double rare, exact;
+    bool has_exact;
+    size_t ncuts;
+    const char *missing; /* when 1 is returned: a basic event without probability */
+} cc_topprob;
+/* 0 when computed; 1 when some basic event has no probability (or no gate); -1 OOM. */
+int cc_prob_top(const cc_ftree *t, cc_topprob *out);
+
+/* The HTML report (cc_html.c). */
+typedef struct {
+    const cc_result *r;
+    const char *const *names; /* event names */
+    const char *const *lanes; /* per event type: the process that executes it */
+    size_t nevents;
+    const cc_run *run;
+    const cc_ftree *tree; /* built from r, with probabilities if given */
+} cc_html_in;
+int cc_html_write(const char *path, const cc_html_in *in);
+
 #endif

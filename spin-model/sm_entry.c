@@ -9,6 +9,7 @@
  * never stop early) and the instrumented pan runs.
  */
 #include "spinmodel.h"
+#include "causality.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -18,6 +19,7 @@
 
 static const char *const HELP =
     "usage: ./pan -C [pan options] [--json FILE] [--no-ac2] [--trails DIR]\n"
+    "              [--fault-tree FILE] [--html FILE] [--probabilities FILE]\n"
     "\n"
     "Causality checking: finds the causes of the hazard (the violation pan\n"
     "reports: a failing assert, a violated never claim / ltl formula, an invalid\n"
@@ -31,6 +33,13 @@ static const char *const HELP =
     "  --trails DIR  write a SPIN trail per cause into DIR: <model>N.trail (its\n"
     "                witness) and <model>N.good.trail (where a non-occurrence\n"
     "                prevents the hazard); replay: spin -k FILE -p model.pml\n"
+    "  --fault-tree FILE  write the causes as a fault tree; FILE's extension says\n"
+    "                how: .dot (Graphviz), .xml (Open-PSA MEF), .json\n"
+    "  --html FILE   write a self-contained HTML report (causes, fault tree,\n"
+    "                witness timelines, probabilities, statistics)\n"
+    "  --probabilities FILE  basic-event probabilities, `event p` per line (#\n"
+    "                comments): into the fault tree and the HTML report, which\n"
+    "                computes the hazard's probability from the minimal cut sets\n"
     "  --budget N    stop each history search after N nodes and report the result\n"
     "                as incomplete (default 5000000; 0 = no limit)\n"
     "  --help        this text\n"
@@ -93,6 +102,47 @@ static int check_option(const char *a)
     }
 }
 
+/* The report options: each takes a value; file formats and the probability file
+ * are checked here, before the search, so that a typo costs no search time. */
+static int output_option(smh_config *cfg, const char *opt, const char *val)
+{
+    if (!val) {
+        fprintf(stderr, "pan: %s needs a %s (./pan -C --help)\n", opt,
+                strcmp(opt, "--trails") ? "file name" : "directory");
+        return 2;
+    }
+    if (!strcmp(opt, "--trails")) {
+        cfg->trails = val;
+    } else if (!strcmp(opt, "--fault-tree")) {
+        if (cc_ftree_format(val) < 0) {
+            fprintf(stderr,
+                    "pan: --fault-tree %s: unknown format; the extension says which: "
+                    ".dot (Graphviz), .xml (Open-PSA MEF), .json\n",
+                    val);
+            return 2;
+        }
+        cfg->tree = val;
+    } else if (!strcmp(opt, "--html")) {
+        const char *dot = strrchr(val, '.');
+        if (!dot || (strcmp(dot, ".html") && strcmp(dot, ".htm"))) {
+            fprintf(stderr, "pan: --html %s: the report is HTML; name it FILE.html\n", val);
+            return 2;
+        }
+        cfg->html = val;
+    } else {
+        cc_probs p;
+        char *err = NULL;
+        if (cc_prob_read(val, &p, &err)) {
+            fprintf(stderr, "pan: --probabilities %s\n", err ? err : "out of memory");
+            free(err);
+            return 2;
+        }
+        cc_prob_free(&p);
+        cfg->prob = val;
+    }
+    return 0;
+}
+
 static double now_seconds(void)
 {
     struct timespec t;
@@ -139,12 +189,9 @@ int sm_main(int argc, char **argv, int (*stock_main)(int, char **),
                 rc = 2;
             } else
                 cfg.json = argv[++i];
-        } else if (!strcmp(a, "--trails")) {
-            if (i + 1 == argc) {
-                fprintf(stderr, "pan: --trails needs a directory (./pan -C --help)\n");
-                rc = 2;
-            } else
-                cfg.trails = argv[++i];
+        } else if (!strcmp(a, "--trails") || !strcmp(a, "--fault-tree") || !strcmp(a, "--html") ||
+                   !strcmp(a, "--probabilities")) {
+            rc = output_option(&cfg, a, i + 1 < argc ? argv[++i] : NULL);
         } else if (!strcmp(a, "--budget")) {
             char *end = NULL;
             cfg.budget = i + 1 < argc ? strtod(argv[i + 1], &end) : -1;
@@ -163,6 +210,10 @@ int sm_main(int argc, char **argv, int (*stock_main)(int, char **),
         } else {
             av[n++] = argv[i]; /* e.g. the argument of -N */
         }
+    }
+    if (!rc && cfg.prob && !cfg.tree && !cfg.html) {
+        fprintf(stderr, "pan: --probabilities needs --fault-tree or --html (./pan -C --help)\n");
+        rc = 2;
     }
     if (!rc) {
         av[n++] = "-c0";

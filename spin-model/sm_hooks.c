@@ -66,6 +66,7 @@ static struct {
     uint8_t *key;
     size_t key_cap;
     int claim_type, merged; /* trail header (smh_trail_header) */
+    char *hazard;           /* the first violation pan reported (fault tree, HTML) */
     bool truncated, oom, stopped;
     double states, transitions;
 } H = {.cfg = {.ac2 = 1}};
@@ -366,6 +367,18 @@ void smh_error(const char *msg)
         H.truncated = true;
         return;
     }
+    if (!H.hazard) {
+        const char *claim =
+            H.try_.active && H.try_.claim && H.claim_type >= 0 && H.claim_type < H.nproc
+                ? H.procnames[H.claim_type]
+                : NULL;
+        size_t n = strlen(msg) + (claim ? strlen(claim) : 0) + 32;
+        if ((H.hazard = malloc(n)))
+            snprintf(H.hazard, n, "%s%s%s", claim ? "never claim " : "", claim ? claim : "",
+                     claim ? ": " : "");
+        if (H.hazard)
+            strcat(H.hazard, msg);
+    }
     if (H.try_.active) {
         if (H.try_.recording && !H.try_.violated)
             edge(H.try_.src, CC_BAD, &H.try_);
@@ -484,6 +497,55 @@ static int trails(const cc_result *r, char ***bad, char ***good)
     return cc_write_trails(H.g, r, &o, bad, good);
 }
 
+/* Per event type the process that executes it: the timeline lanes of the HTML. */
+static char **lane_names(void)
+{
+    char **l = calloc(H.nev + 1, sizeof *l);
+    for (size_t k = 0; l && k < H.nev; k++) {
+        const char *proc = H.labels[H.ev[k].label].proc;
+        size_t n = strlen(proc) + 32;
+        if ((l[k] = malloc(n)))
+            snprintf(l[k], n, "%s (pid %d)", proc, H.ev[k].pid);
+        else
+            return l; /* cc_trails_free frees what there is; caller sees the NULL */
+    }
+    return l;
+}
+
+/* --fault-tree, --html (with --probabilities): the tree built from the causes. */
+static int exports(const cc_result *r, char **names, const cc_run *run)
+{
+    if (!H.cfg.tree && !H.cfg.html)
+        return 0;
+    cc_ftree *t = cc_ftree_build(r, (const char *const *)names, H.nev, H.model,
+                                 H.hazard ? H.hazard : "the hazard (not reached)");
+    cc_probs p = {0};
+    char *err = NULL;
+    int rc = t ? 0 : -1;
+    if (t && H.cfg.prob) {
+        if (cc_prob_read(H.cfg.prob, &p, &err)) {
+            fprintf(stderr, "pancause: %s\n", err ? err : "out of memory");
+            rc = -1;
+        } else
+            cc_prob_apply(t, &p);
+    }
+    if (!rc && H.cfg.tree)
+        rc = cc_ftree_write(t, H.cfg.tree);
+    char **lanes = H.cfg.html ? lane_names() : NULL;
+    bool lanes_ok = lanes && (H.nev == 0 || lanes[H.nev - 1]);
+    if (!rc && H.cfg.html) {
+        cc_html_in in = {r, (const char *const *)names, (const char *const *)lanes, H.nev, run, t};
+        rc = lanes_ok ? cc_html_write(H.cfg.html, &in) : -1;
+    }
+    if (!t || (H.cfg.html && !lanes_ok))
+        fprintf(stderr, "pancause: out of memory while building the fault tree\n");
+    cc_trails_free(lanes, H.nev);
+    cc_prob_free(&p);
+    free(err);
+    cc_ftree_free(t);
+    return rc;
+}
+
 static int report(const cc_result *r, char **names)
 {
     char **bad = NULL, **good = NULL;
@@ -507,6 +569,8 @@ static int report(const cc_result *r, char **names)
     fflush(stdout);
     if (H.cfg.json && write_json(H.cfg.json, r, (const char *const *)names, &run))
         rc = -1;
+    if (exports(r, names, &run))
+        rc = -1;
     cc_trails_free(bad, r->ncauses);
     cc_trails_free(good, r->ncauses);
     return rc | trc;
@@ -525,6 +589,7 @@ static void release(void)
     free(H.rec);
     free(H.group_dst);
     free(H.key);
+    free(H.hazard);
 }
 
 void smh_exit(int *status)
