@@ -96,7 +96,7 @@ static int check_option(const char *a)
     case 'e':
     case 'c':
     case 'x':
-        return refuse(a, "pancause decides which errors to follow and writes no trail");
+        return refuse(a, "pancause decides which errors to follow (trails: --trails DIR)");
     default:
         return 0;
     }
