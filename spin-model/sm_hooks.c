@@ -57,12 +57,16 @@ static struct {
     sm_move try_, last;
     uint32_t cur; /* the state pan is expanding (last entered / popped) */
     bool cur_rec;
-    bool in_group, group_bad, bfs_started;
-    uint32_t group_src, group_event;
-    int group_pr, group_tid;
+    bool in_group, bfs_started;
+    uint32_t group_src; /* BFS: the state whose move store_state() completes */
+    sm_move group, claim;
     bool group_rec;
-    uint32_t *group_dst;
-    size_t ngroup, group_cap;
+    uint32_t mid; /* BFS: the claim's turn after the group's move, or CC_BAD */
+    bool mid_rec, claim_moved, claim_end;
+    int claim_tid;
+    uint8_t *gvec; /* BFS: the pre-claim state vector of the group */
+    size_t gvec_cap;
+    int gvec_len;
     uint8_t *key;
     size_t key_cap;
     int claim_type, merged; /* trail header (smh_trail_header) */
@@ -291,33 +295,83 @@ void smh_bfs_pop(const void *vec, int len, unsigned mode, int truncated)
     H.cur_rec = enter(id, truncated);
 }
 
+/* BFS: pan makes the never claim's moves inside store_state(), after the process
+ * move.  They become explicit edges, as in DFS: the process move leads to a state
+ * in which it is the claim's turn (interned with the pre-claim vector and mode
+ * CLAIM_TURN), and each claim move leads on to the state pan stores.  A claim
+ * violation is then a claim edge into CC_BAD, or a stored state marked bad, and the
+ * analysis' claim closure treats both searches alike (trails too). */
+#define CLAIM_TURN 0xffffffffu
+
+static bool keep_vec(const void *vec, int len)
+{
+    if ((size_t)len > H.gvec_cap) {
+        uint8_t *v = realloc(H.gvec, (size_t)len);
+        if (!v)
+            return false;
+        H.gvec = v;
+        H.gvec_cap = (size_t)len;
+    }
+    memcpy(H.gvec, vec, (size_t)len);
+    H.gvec_len = len;
+    return true;
+}
+
 void smh_bfs_group_begin(const void *vec, int len)
 {
     if (H.oom || !H.g)
         return;
+    if (!keep_vec(vec, len)) {
+        oom();
+        return;
+    }
     H.in_group = true;
-    H.group_bad = false;
-    H.ngroup = 0;
-    if (!H.bfs_started) {
-        /* The initial state, before the never claim's first move: the root. */
-        bool fresh;
-        uint32_t id = intern(vec, len, 0xffffffffu, &fresh);
-        if (id == CC_BAD) {
-            oom();
-            return;
-        }
-        cc_graph_set_root(H.g, id);
-        H.group_src = id;
-        H.group_event = CC_SILENT;
-        H.group_pr = H.group_tid = -1; /* no move of pan: not in a trail */
-        H.group_rec = fresh;
+    H.mid = CC_BAD;
+    H.claim_moved = H.claim_end = false;
+    if (!H.bfs_started) { /* the initial state: no process move leads here */
+        H.group_src = CC_BAD;
+        H.group_rec = false;
         return;
     }
     H.group_src = H.last.src;
-    H.group_event = H.last.event;
-    H.group_pr = H.last.pr;
-    H.group_tid = H.last.tid;
+    H.group = H.last;
     H.group_rec = H.last.recording; /* false after a violating move, see smh_tried */
+}
+
+/* The claim's turn after the group's process move, interned on its first claim move. */
+static void enter_claim_turn(void)
+{
+    if (H.mid != CC_BAD)
+        return;
+    bool fresh;
+    H.mid = intern(H.gvec, H.gvec_len, CLAIM_TURN, &fresh);
+    if (H.mid == CC_BAD) {
+        oom();
+        return;
+    }
+    H.mid_rec = !cc_graph_expand(H.g, H.mid);
+    if (H.group_src == CC_BAD)
+        cc_graph_set_root(H.g, H.mid);
+    else if (H.group_rec)
+        edge(H.group_src, H.mid, &H.group);
+}
+
+void smh_claim_try(int tid)
+{
+    if (H.oom || !H.g || !H.in_group)
+        return;
+    enter_claim_turn();
+    H.claim = (sm_move){.active = true, .claim = true, .event = CC_SILENT, .pr = 0, .tid = tid};
+}
+
+int smh_claim_tried(int m)
+{
+    if (m && H.claim.active) {
+        H.claim_moved = !H.claim.violated;
+        H.claim_tid = H.claim.tid;
+    }
+    H.claim.active = false;
+    return m;
 }
 
 void smh_bfs_store(const void *vec, int len, unsigned mode)
@@ -330,33 +384,23 @@ void smh_bfs_store(const void *vec, int len, unsigned mode)
         oom();
         return;
     }
-    if (H.ngroup == H.group_cap) {
-        size_t cap = H.group_cap ? 2 * H.group_cap : 16;
-        uint32_t *v = realloc(H.group_dst, cap * sizeof *v);
-        if (!v) {
-            oom();
-            return;
-        }
-        H.group_dst = v;
-        H.group_cap = cap;
+    if (H.mid != CC_BAD) { /* after a claim move */
+        sm_move m = {.claim = true, .event = CC_SILENT, .pr = 0, .tid = H.claim_tid};
+        if (H.claim_moved && H.mid_rec)
+            edge(H.mid, id, &m);
+        if (H.claim_end)
+            cc_graph_bad_state(H.g, id);
+        H.claim_moved = H.claim_end = false;
+    } else if (H.group_src == CC_BAD) {
+        cc_graph_set_root(H.g, id); /* no never claim: the initial state itself */
+    } else if (H.group_rec) {
+        edge(H.group_src, id, &H.group);
     }
-    H.group_dst[H.ngroup++] = id;
 }
 
 void smh_bfs_group_end(void)
 {
-    if (!H.in_group)
-        return;
     H.in_group = false;
-    if (!H.group_rec)
-        return;
-    sm_move m = {.event = H.group_event, .pr = H.group_pr, .tid = H.group_tid};
-    if (H.group_bad) {
-        edge(H.group_src, CC_BAD, &m);
-        return;
-    }
-    for (size_t i = 0; i < H.ngroup; i++)
-        edge(H.group_src, H.group_dst[i], &m);
 }
 
 void smh_error(const char *msg)
@@ -383,8 +427,12 @@ void smh_error(const char *msg)
         if (H.try_.recording && !H.try_.violated)
             edge(H.try_.src, CC_BAD, &H.try_);
         H.try_.violated = true;
-    } else if (H.in_group) {
-        H.group_bad = true;
+    } else if (H.claim.active) { /* BFS: the claim's move violates */
+        if (H.mid_rec && !H.claim.violated)
+            edge(H.mid, CC_BAD, &H.claim);
+        H.claim.violated = true;
+    } else if (H.in_group) { /* BFS: the claim reached its end: the stored state is bad */
+        H.claim_end = true;
     } else {
         cc_graph_bad_state(H.g, H.cur);
     }
@@ -484,15 +532,9 @@ static const char *incomplete_reason(const cc_result *r)
     return NULL;
 }
 
-/* --trails: pan's BFS folds the never claim's move into the process move (inside
- * store_state), so a BFS-recorded graph does not know the claim's transitions. */
+/* --trails: one per cause (and per non-occurrence its good run). */
 static int trails(const cc_result *r, char ***bad, char ***good)
 {
-    if (H.search == SMH_BFS && (H.flags & SMH_HAS_CLAIM)) {
-        fprintf(stderr, "pancause: no trails from a BFS build of a model with a never claim "
-                        "or ltl formula (build pan without BFS=1 for trails)\n");
-        return 0;
-    }
     cc_trail_opts o = {H.cfg.trails, H.model, H.claim_type, H.merged};
     return cc_write_trails(H.g, r, &o, bad, good);
 }
@@ -587,7 +629,7 @@ static void release(void)
     free(H.ev);
     free(H.stack);
     free(H.rec);
-    free(H.group_dst);
+    free(H.gvec);
     free(H.key);
     free(H.hazard);
 }

@@ -14,8 +14,8 @@
  *   - both `_m = do_transit(t, II)` (a move is tried, DFS and BFS);
  *   - the start of dfs_uerror() (every error report of both searches);
  *   - `depth = trpt->o_tt;` in bfs() (a state leaves the BFS queue);
- *   - store_state(): its start, its end and its hash-store calls (BFS successors,
- *     after the never claim's move);
+ *   - store_state(): its start, its end, its hash-store calls (BFS successors) and
+ *     its never claim move (BFS makes the claim's moves there);
  *   - the start of pan_exit() (report before pan exits).
  */
 #include "spinmodel.h"
@@ -164,8 +164,12 @@ static const char *const DECLS =
     "void sm_pan_bfs_store(void *);\n"
     "void sm_pan_bfs_group_end(void);\n"
     "void sm_pan_exit(int *);\n"
+    "void smh_claim_try(int);\n"
+    "int smh_claim_tried(int);\n"
     "#define SM_TRANSIT(t, II) \\\n"
-    "    (sm_pan_try((II), ot, tt, (t)->t_id), smh_tried(do_transit((t), (II))))\n";
+    "    (sm_pan_try((II), ot, tt, (t)->t_id), smh_tried(do_transit((t), (II))))\n"
+    "#define SM_CLAIM_TRANSIT(t2) (smh_claim_try((t2)->t_id), smh_claim_tried(do_transit((t2), "
+    "0)))\n";
 
 static const char *const TRANSIT = "_m = do_transit(t, II)";
 
@@ -221,6 +225,12 @@ static void plan_store_state(sm_plan *p, const char *src)
     }
     if (total != 3)
         plan_fail(p, "state store calls in store_state()", total, 3);
+    static const char *const claim = "if (do_transit(t2, 0))";
+    int nc = count_in(open, close, claim);
+    if (nc != 1)
+        plan_fail(p, claim, nc, 1);
+    else
+        plan_add(p, strstr(open, claim), strlen(claim), "if (SM_CLAIM_TRANSIT(t2))");
     plan_add(p, close + 1, 0, "\tsm_pan_bfs_group_end();\n");
 }
 

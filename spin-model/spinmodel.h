@@ -59,6 +59,9 @@ void smh_bfs_pop(const void *vec, int len, unsigned mode, int truncated);
 void smh_bfs_group_begin(const void *vec, int len);
 void smh_bfs_store(const void *vec, int len, unsigned mode);
 void smh_bfs_group_end(void);
+/* BFS: the never claim's move with transition id tid is tried inside store_state. */
+void smh_claim_try(int tid);
+int smh_claim_tried(int m);
 /* pan reports an error (uerror). */
 void smh_error(const char *msg);
 /* pan's own counts (states stored and matched) and whether its search ran to the

@@ -98,7 +98,7 @@ replays() { # replays MODEL OUT.JSON: every trail reaches the violation, good on
     [ -n "$(python3 -c 'import json,sys; print("".join(c["trail"] or "" for c in json.load(open(sys.argv[1]))["causes"]))' "$json")" ]
 }
 
-# ---- railway: never claim, DFS (BFS writes no trails for claims, see README) ----
+# ---- railway: never claim, DFS (and its BFS trails below) ----
 mkdir "$W/railway" && cd "$W/railway" || exit 1
 cp "$ROOT/cases/railway/railway.pml" .
 spin -a railway.pml >/dev/null && make -s -f "$ROOT/Makefile" pan >/dev/null || { echo "make pan failed"; exit 1; }
@@ -120,6 +120,11 @@ check "railway: MEF carries the probabilities and PAND order" \
 check "railway: trail header as stock pan writes it" \
     test "$(head -2 railway.pml1.trail)" = "$(head -2 railway.pml.trail)"
 check "railway: trails replay (spin -k, ./pan -r) to the violation; good trails do not" replays railway.pml out.json
+mkdir bfs && cp railway.pml bfs/ && (cd bfs && spin -a railway.pml >/dev/null &&
+    make -s -f "$ROOT/Makefile" pan BFS=1 >/dev/null && ./pan -C --json out.json --trails . >/dev/null 2>&1) ||
+    bad "railway BFS: pan -C --trails"
+bfs_replays() { (cd bfs && replays railway.pml out.json); }
+check "railway BFS: trails (never claim moves included) replay to the violation" bfs_replays
 browse report.dom "$PWD/report.html"
 check "railway: HTML in Chromium shows every cause, the tree, the timelines" html_ok report.dom out.json tree.json
 check "railway: HTML computes the top-event probability" grep -q 'id="p-exact">0.098172<' report.dom
