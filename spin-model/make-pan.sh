@@ -37,6 +37,14 @@ mkdir -p "$W"
 rm -f "$W"/*.o "$W"/pan.new
 spin -d "$model" > "$W/labels.txt" 2> "$W/spin-d.err" ||
     fail "'spin -d $model' failed: $(head -c 500 "$W/spin-d.err")"
+# SPIN reports some model errors (a label on the first statement of an if/do
+# option, which SPIN then drops) but still exits 0 and still writes pan.c; those
+# labels would silently be no events.
+spin_errors='^error: |^spin: .*Error: '
+if grep -qE "$spin_errors" "$W/labels.txt" "$W/spin-d.err"; then
+    grep -hE "$spin_errors" "$W/labels.txt" "$W/spin-d.err" | head -5 >&2
+    fail "SPIN reports errors in $model (above); fix them and run 'spin -a $model' again."
+fi
 "$INSTRUMENT" pan.c "$W/labels.txt" "$ROOT/spin-model/sm_glue.c.inc" "$W/pan_cause.c"
 
 if [ "$CAUSAL_ONLY" = 1 ]; then

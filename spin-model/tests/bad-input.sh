@@ -38,6 +38,12 @@ sed -i 's/^Down:$/Down_moved:/' pan.c
 expect "pan.c of another shape" 2 "anchor 'Down:' found 0 times" mk
 [ ! -e pan ] || { echo "FAIL: a pan was built from a pan.c of the wrong shape"; fails=$((fails + 1)); }
 
+mkdir "$W/badlabel" && cd "$W/badlabel" || exit 1
+printf 'bool g, f;\nactive proctype P() {\n  if\n  :: Gc: g = true\n  :: Gf: f = true\n  fi\n}\nltl h { [] !f }\n' >m.pml
+spin -a m.pml >/dev/null
+expect "label SPIN drops (first statement of an option)" 2 "m.pml:4) label Gc placed incorrectly" mk
+[ ! -e pan ] || { echo "FAIL: a pan was built from a model with errors"; fails=$((fails + 1)); }
+
 mkdir "$W/nolabels" && cd "$W/nolabels" || exit 1
 printf 'byte x;\nactive proctype P() { x = 1; x = 2; assert(x < 2) }\n' >m.pml
 spin -a m.pml >/dev/null && mk >/dev/null
