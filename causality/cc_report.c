@@ -157,9 +157,14 @@ int cc_report_text(FILE *f, const cc_result *r, const char *const *names, size_t
               f);
     }
     if (r->nambiguous)
-        fputs("  WARNING: the events do not decide the hazard (see AMBIGUOUS above): a silent "
-              "choice does. Label the statements that decide it.\n",
+        fputs("  WARNING: the events do not decide the hazard; a silent choice does. Label the\n"
+              "  statements that decide it.  A bad and a good execution both have the events\n",
               f);
+    for (size_t i = 0; i < r->nambiguous; i++) {
+        fputs("    ", f);
+        put_trace(f, r->ambiguous[i].ev, r->ambiguous[i].n, names, " ");
+        fputc('\n', f);
+    }
     fprintf(f, "  event types: %zu; traces: %zu bad, %zu good\n", nevents, r->bad, r->good);
     fputs("  subset graph:", f);
     for (int k = 1; k < 6; k++)
