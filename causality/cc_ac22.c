@@ -54,14 +54,10 @@ typedef struct {
 
 static int qq_push(qqueue *q, qnode x)
 {
-    if (q->n == q->cap) {
-        size_t cap = q->cap ? 2 * q->cap : 256;
-        qnode *v = realloc(q->v, cap * sizeof *v);
-        if (!v)
-            return -1;
-        q->v = v;
-        q->cap = cap;
-    }
+    qnode *v = cc_room(q->v, &q->cap, q->n, sizeof *v, 256);
+    if (!v)
+        return -1;
+    q->v = v;
     q->v[q->n++] = x;
     return 0;
 }
@@ -166,14 +162,10 @@ static int add_solution(qsearch *w, uint32_t q)
     for (size_t i = 0; i < w->nsol; i++)
         if (w->sol[i] == q)
             return 0;
-    if (w->nsol == w->solcap) {
-        size_t cap = w->solcap ? 2 * w->solcap : 16;
-        uint32_t *v = realloc(w->sol, cap * sizeof *v);
-        if (!v)
-            return -1;
-        w->sol = v;
-        w->solcap = cap;
-    }
+    uint32_t *v = cc_room(w->sol, &w->solcap, w->nsol, sizeof *v, 16);
+    if (!v)
+        return -1;
+    w->sol = v;
     w->sol[w->nsol++] = q;
     return 0;
 }

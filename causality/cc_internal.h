@@ -12,6 +12,7 @@
 #include "subsetgraph.h"
 
 #include <bsd/bitstring.h>
+#include <stdlib.h>
 
 #define CC_NONE     UINT32_MAX /* end of an edge list */
 #define CC_EV_CLAIM (1u << 31) /* edge flag: a move of the never claim */
@@ -35,6 +36,20 @@ struct cc_graph {
     size_t nedges, ecap;
     uint32_t root;
 };
+
+/* Room for one more element in a growable array v of capacity *cap with n used:
+ * returns v, or v moved to a doubled capacity (from `first`), or NULL when out of
+ * memory (v is then untouched and still owned by the caller). */
+static inline void *cc_room(void *v, size_t *cap, size_t n, size_t elem, size_t first)
+{
+    if (n < *cap)
+        return v;
+    size_t c = *cap ? 2 * *cap : first;
+    void *p = realloc(v, c * elem);
+    if (p)
+        *cap = c;
+    return p;
+}
 
 /* The analysis of one graph. */
 typedef struct {

@@ -34,14 +34,10 @@ typedef struct {
 
 static int tq_push(tr_queue *q, tr_node x)
 {
-    if (q->n == q->cap) {
-        size_t cap = q->cap ? 2 * q->cap : 1024;
-        tr_node *v = realloc(q->v, cap * sizeof *v);
-        if (!v)
-            return -1;
-        q->v = v;
-        q->cap = cap;
-    }
+    tr_node *v = cc_room(q->v, &q->cap, q->n, sizeof *v, 1024);
+    if (!v)
+        return -1;
+    q->v = v;
     q->v[q->n++] = x;
     return 0;
 }
