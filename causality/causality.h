@@ -56,6 +56,7 @@ size_t cc_graph_bytes(const cc_graph *g);
 typedef struct {
     bool ac2;                 /* AC2(2) non-occurrence test (the paper's CC2; off = CC1) */
     size_t search_budget;     /* max (state, history) nodes per search; 0 = default */
+    FILE *progress;           /* progress lines every 2^20 history nodes, or NULL */
     const char *const *names; /* event names: each cause's witness is its red trace
                                  that is first by names, so DFS and BFS print alike */
 } cc_options;

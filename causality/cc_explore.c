@@ -201,6 +201,24 @@ static int add(cc_ctx *c, uint32_t node, bool bad)
     return sg_add(c->sg, node, bad) == SG_NONE ? -1 : 0;
 }
 
+/* Counts one explored history node; false when the budget is spent.  Long
+ * analyses print a progress line every 2^20 nodes, like pan's own during its
+ * search: nodes, trace length reached, subset graph size, red traces so far. */
+static bool tick(cc_ctx *c, size_t level)
+{
+    if (++c->r->explored > c->budget) {
+        c->r->truncated = true;
+        return false;
+    }
+    if (c->o->progress && !(c->r->explored & ((1u << 20) - 1)))
+        fprintf(c->o->progress,
+                "pancause: history nodes %zu, trace length %zu, subset graph nodes %zu, red %zu, "
+                "subset graph %.1f MB\n",
+                c->r->explored, level, sg_nodes(c->sg), sg_count(c->sg, SG_RED),
+                (double)sg_bytes(c->sg) / (1 << 20));
+    return true;
+}
+
 /* Expands one (state, history) node; returns -1 on no memory. */
 static int expand(cc_walk *w, uint32_t s, uint32_t h)
 {
@@ -243,12 +261,10 @@ int cc_explore(cc_ctx *c)
             w.hist[s] = CC_NONE;
         rc = push(&w, &w.cur, c->g->root, 0);
     }
-    while (!rc && w.cur.n) {
+    for (size_t level = 0; !rc && w.cur.n; level++) {
         for (size_t i = 0; i < w.cur.n && !rc; i++) {
-            if (++c->r->explored > c->budget) {
-                c->r->truncated = true;
+            if (!tick(c, level))
                 break;
-            }
             rc = expand(&w, w.cur.s[i], w.cur.h[i]);
         }
         if (c->r->truncated)
@@ -284,10 +300,8 @@ static int orders_of(cc_ctx *c, sg_ms m)
                 rc = add(c, h, true);
             continue;
         }
-        if (++c->r->explored > c->budget) {
-            c->r->truncated = true;
+        if (!tick(c, sg_level(c->sg, h)))
             break;
-        }
         for (uint32_t e = c->g->head[s]; e != CC_NONE && !rc; e = c->g->next[e]) {
             uint32_t ev = c->g->ev[e] & CC_EV_MASK;
             uint32_t t = c->g->to[e] == CC_BAD ? c->sink : c->g->to[e];

@@ -655,6 +655,7 @@ void smh_exit(int *status)
         names[k] = event_name(k);
     cc_options o = {.ac2 = H.cfg.ac2,
                     .search_budget = H.cfg.budget > 0 ? (size_t)H.cfg.budget : 0,
+                    .progress = stdout,
                     .names = (const char *const *)names};
     cc_result *r = names ? cc_analyse(H.g, H.nev, &o) : NULL;
     if (!r || report(r, names))
