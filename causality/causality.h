@@ -39,7 +39,7 @@ void cc_graph_set_root(cc_graph *g, uint32_t s);
 int cc_graph_edge(cc_graph *g, uint32_t from, uint32_t to, uint32_t event, bool claim);
 /* The same, naming pan's move: pr is pan's process slot (its trail's second column:
  * the never claim is 0 when there is one) and tid the transition's t_id; -1 when the
- * edge is no move of pan (BFS's pseudo-root).  cc_graph_edge() passes -1, -1. */
+ * edge is no move of pan (hand-built graphs).  cc_graph_edge() passes -1, -1. */
 int cc_graph_move(cc_graph *g, uint32_t from, uint32_t to, uint32_t event, bool claim, int pr,
                   int tid);
 /* Every run reaching s has violated the property there (invalid end state, end of

@@ -19,23 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static uint64_t hash_bytes(const uint8_t *p, size_t n)
-{
-    uint64_t h = 0x9e3779b97f4a7c15ULL ^ n;
-    size_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        uint64_t w;
-        memcpy(&w, p + i, 8);
-        h = (h ^ w) * 0xff51afd7ed558ccdULL;
-        h ^= h >> 32;
-    }
-    for (; i < n; i++)
-        h = (h ^ p[i]) * 0x100000001b3ULL;
-    h ^= h >> 29;
-    h *= 0xc4ceb9fe1a85ec53ULL;
-    return h ^ (h >> 32);
-}
-
 cc_graph *cc_graph_new(void)
 {
     cc_graph *g = calloc(1, sizeof *g);
@@ -48,13 +31,9 @@ void cc_graph_free(cc_graph *g)
 {
     if (!g)
         return;
-    free(g->keys);
-    free(g->key_off);
-    free(g->key_len);
-    free(g->hash);
+    sg_intern_free(&g->states);
     free(g->head);
     free(g->flags);
-    free(g->slots);
     free(g->to);
     free(g->ev);
     free(g->next);
@@ -66,87 +45,31 @@ void cc_graph_free(cc_graph *g)
 static int grow_states(cc_graph *g)
 {
     size_t cap = g->cap ? 2 * g->cap : 4096;
-    void *p;
-    if (!(p = realloc(g->key_off, cap * sizeof *g->key_off)))
+    uint32_t *head = realloc(g->head, cap * sizeof *head);
+    if (head)
+        g->head = head;
+    uint8_t *flags = realloc(g->flags, cap * sizeof *flags);
+    if (flags)
+        g->flags = flags;
+    if (!head || !flags)
         return -1;
-    g->key_off = p;
-    if (!(p = realloc(g->key_len, cap * sizeof *g->key_len)))
-        return -1;
-    g->key_len = p;
-    if (!(p = realloc(g->hash, cap * sizeof *g->hash)))
-        return -1;
-    g->hash = p;
-    if (!(p = realloc(g->head, cap * sizeof *g->head)))
-        return -1;
-    g->head = p;
-    if (!(p = realloc(g->flags, cap * sizeof *g->flags)))
-        return -1;
-    g->flags = p;
     g->cap = cap;
-    return 0;
-}
-
-static void slot_put(uint32_t *slots, size_t n, uint64_t h, uint32_t id)
-{
-    size_t j = h & (n - 1);
-    while (slots[j])
-        j = (j + 1) & (n - 1);
-    slots[j] = id + 1;
-}
-
-static int grow_slots(cc_graph *g)
-{
-    size_t n = g->nslots ? 2 * g->nslots : 8192;
-    uint32_t *s = calloc(n, sizeof *s);
-    if (!s)
-        return -1;
-    for (size_t i = 0; i < g->n; i++)
-        slot_put(s, n, g->hash[i], (uint32_t)i);
-    free(g->slots);
-    g->slots = s;
-    g->nslots = n;
-    return 0;
-}
-
-static int reserve_keys(cc_graph *g, size_t len)
-{
-    if (g->nkeys + len <= g->keys_cap)
-        return 0;
-    size_t cap = g->keys_cap ? g->keys_cap : 1 << 16;
-    while (cap < g->nkeys + len)
-        cap *= 2;
-    uint8_t *k = realloc(g->keys, cap);
-    if (!k)
-        return -1;
-    g->keys = k;
-    g->keys_cap = cap;
     return 0;
 }
 
 uint32_t cc_graph_state(cc_graph *g, const void *key, size_t len, bool *fresh)
 {
-    uint64_t h = hash_bytes(key, len);
-    *fresh = false;
-    for (size_t j = g->nslots ? h & (g->nslots - 1) : 0; g->nslots && g->slots[j];
-         j = (j + 1) & (g->nslots - 1)) {
-        uint32_t id = g->slots[j] - 1;
-        if (g->hash[id] == h && g->key_len[id] == len &&
-            !memcmp(g->keys + g->key_off[id], key, len))
-            return id;
-    }
-    if (g->n >= CC_BAD - 1 || (g->n == g->cap && grow_states(g)) || reserve_keys(g, len) ||
-        (2 * (g->n + 1) > g->nslots && grow_slots(g)))
+    /* Room for a new state first, so that an interned key always has its lists. */
+    if (g->n == g->cap && grow_states(g))
         return CC_BAD;
-    uint32_t id = (uint32_t)g->n++;
-    memcpy(g->keys + g->nkeys, key, len);
-    g->key_off[id] = g->nkeys;
-    g->key_len[id] = (uint32_t)len;
-    g->nkeys += len;
-    g->hash[id] = h;
+    uint32_t id = sg_intern_put(&g->states, key, len, fresh);
+    if (id >= CC_BAD - 1) /* SG_INVALID: out of memory */
+        return CC_BAD;
+    if (!*fresh)
+        return id;
     g->head[id] = CC_NONE;
     g->flags[id] = 0;
-    slot_put(g->slots, g->nslots, h, id);
-    *fresh = true;
+    g->n = (size_t)id + 1;
     return id;
 }
 
@@ -226,5 +149,5 @@ size_t cc_graph_edges(const cc_graph *g)
 
 size_t cc_graph_bytes(const cc_graph *g)
 {
-    return g->keys_cap + g->cap * (8 + 4 + 8 + 4 + 1) + g->nslots * 4 + g->ecap * 20;
+    return sg_intern_bytes(&g->states) + g->cap * (4 + 1) + g->ecap * 20;
 }

@@ -21,16 +21,10 @@
 enum { CC_S_BAD = 1, CC_S_EXPANDED = 2, CC_S_DOOM = 4 };
 
 struct cc_graph {
-    uint8_t *keys; /* state keys, back to back */
-    size_t nkeys, keys_cap;
-    size_t *key_off;
-    uint32_t *key_len;
-    uint64_t *hash;
-    uint32_t *head; /* first edge of each state, CC_NONE if none */
+    sg_intern states; /* state keys (vector + search mode) to dense state ids */
+    uint32_t *head;   /* first edge of each state, CC_NONE if none */
     uint8_t *flags;
     size_t n, cap;
-    uint32_t *slots; /* state id + 1 by hash, 0 = empty */
-    size_t nslots;
     uint32_t *to, *ev, *next; /* edges */
     int32_t *pr, *tid;        /* per edge: pan's process slot and transition id (-1: none) */
     size_t nedges, ecap;

@@ -125,8 +125,9 @@ void sg_free(sg_graph *g)
 /* The number of occurrences of event among the multiset's events. */
 static uint32_t ms_count(const sg_msstore *s, sg_ms m, uint32_t event)
 {
-    const uint32_t *p = s->pairs + 2 * (size_t)s->off[m];
-    for (uint32_t i = 0; i < s->len[m]; i++)
+    uint32_t n;
+    const uint32_t *p = sg_ms_pairs(s, m, &n);
+    for (uint32_t i = 0; i < n; i++)
         if (p[2 * i] == event)
             return p[2 * i + 1];
     return 0;

@@ -12,15 +12,18 @@
 #include "subsetgraph.h"
 
 typedef struct {
-    uint32_t *pairs; /* (event, count) pairs of all multisets, each sorted by event */
-    size_t npairs, pairs_cap;
-    uint32_t *off, *len, *size; /* per multiset: first pair, pair count, total count */
-    uint64_t *hash;             /* per multiset: content hash */
-    size_t n, cap;
-    uint32_t *slots; /* content table: multiset id + 1, or 0 = empty */
-    size_t nslots;
+    sg_intern keys; /* a multiset's key: its (event, count) pairs, sorted by event */
+    uint32_t *size; /* per multiset: total count */
+    size_t size_cap;
     sg_map step; /* (ms << 32 | event) -> ms */
 } sg_msstore;
+
+/* The (event, count) pairs of multiset m; *n gets their number. */
+static inline const uint32_t *sg_ms_pairs(const sg_msstore *s, sg_ms m, uint32_t *n)
+{
+    *n = s->keys.len[m] / (2 * sizeof(uint32_t));
+    return (const uint32_t *)sg_intern_key(&s->keys, m);
+}
 
 int sg_ms_init(sg_msstore *s);
 void sg_ms_free(sg_msstore *s);

@@ -83,4 +83,24 @@ int sg_map_put(sg_map *m, uint64_t key, uint32_t val);
 void sg_map_free(sg_map *m);
 size_t sg_map_bytes(const sg_map *m);
 
+/* An interning table from byte strings to dense ids 0, 1, ... (sg_intern.c), used
+ * for the multisets here and for the causality module's recorded states.
+ * Zero-initialise before use.  Keys are stored 8-byte aligned. */
+typedef struct {
+    uint8_t *bytes; /* the keys, back to back */
+    size_t nbytes, bytes_cap;
+    size_t *off;
+    uint32_t *len;
+    uint64_t *hash;
+    size_t n, cap;
+    uint32_t *slots; /* id + 1 by hash, 0 = empty */
+    size_t nslots;
+} sg_intern;
+/* The id of key; *fresh tells whether it is new.  SG_INVALID when out of memory. */
+uint32_t sg_intern_put(sg_intern *t, const void *key, size_t len, bool *fresh);
+const void *sg_intern_key(const sg_intern *t, uint32_t id);
+void sg_intern_free(sg_intern *t);
+size_t sg_intern_bytes(const sg_intern *t);
+uint64_t sg_hash_bytes(const void *key, size_t n);
+
 #endif
