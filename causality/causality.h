@@ -28,7 +28,11 @@
 
 typedef struct cc_graph cc_graph;
 
-cc_graph *cc_graph_new(void);
+/* CC_G_EXACT: identify states by their full key instead of a 128-bit fingerprint.
+ * CC_G_MOVES: keep pan's move (process slot, transition id) per edge, for trails. */
+enum { CC_G_EXACT = 1, CC_G_MOVES = 2 };
+
+cc_graph *cc_graph_new(unsigned flags);
 void cc_graph_free(cc_graph *g);
 /* Interns a state by its key bytes.  *fresh tells whether it is new.  Returns
  * CC_BAD when out of memory. */
@@ -42,6 +46,13 @@ int cc_graph_edge(cc_graph *g, uint32_t from, uint32_t to, uint32_t event, bool 
  * edge is no move of pan (hand-built graphs).  cc_graph_edge() passes -1, -1. */
 int cc_graph_move(cc_graph *g, uint32_t from, uint32_t to, uint32_t event, bool claim, int pr,
                   int tid);
+/* All moves out of s have been added: they are packed into s's block.  Adding moves
+ * later still works, by copying the block back (slow).  0, or -1 when out of memory. */
+int cc_graph_close(cc_graph *g, uint32_t s);
+/* Closes every state; the analysis and trail search seal the graph themselves. */
+int cc_graph_seal(cc_graph *g);
+/* pan's move of edge e (CC_G_MOVES), -1, -1 when unknown. */
+void cc_graph_step(const cc_graph *g, uint32_t e, int *pr, int *tid);
 /* Every run reaching s has violated the property there (invalid end state, end of
  * the never claim). */
 void cc_graph_bad_state(cc_graph *g, uint32_t s);
@@ -53,8 +64,17 @@ size_t cc_graph_bytes(const cc_graph *g);
 
 /* ---- the analysis (cc_explore.c, cc_ac22.c, cc_cause.c) ---- */
 
+/* The history search's prunings (README "Method"), each of which keeps every cause;
+ * they can be switched off to check exactly that. */
+enum {
+    CC_NOPRUNE_SUPERSET = 1,  /* keep histories whose multiset contains a bad trace's */
+    CC_NOPRUNE_DOMINANCE = 2, /* keep histories dominated by a smaller one at a state */
+    CC_NOPRUNE_MERGE = 4      /* keep every order of equal multisets (no cc_orders pass) */
+};
+
 typedef struct {
     bool ac2;                 /* AC2(2) non-occurrence test (the paper's CC2; off = CC1) */
+    unsigned noprune;         /* CC_NOPRUNE_* bits */
     size_t search_budget;     /* max (state, history) nodes per search; 0 = default */
     FILE *progress;           /* progress lines every 2^20 history nodes, or NULL */
     const char *const *names; /* event names: each cause's witness is its red trace
@@ -108,7 +128,7 @@ typedef struct {
     bool oom;          /* out of memory during the analysis */
 } cc_result;
 
-cc_result *cc_analyse(const cc_graph *g, size_t nevents, const cc_options *o);
+cc_result *cc_analyse(cc_graph *g, size_t nevents, const cc_options *o);
 void cc_result_free(cc_result *r);
 
 /* ---- formulas and reports (cc_formula.c, cc_report.c) ---- */
@@ -125,6 +145,7 @@ typedef struct {
     const char *why_incomplete;
     bool ac2;
     double seconds, peak_mb;
+    double graph_mb; /* the recorded graph (cc_graph_bytes) */
     double states, transitions;
     const char *model;
     /* --trails: per cause the written trail of its witness and of its good execution
@@ -159,7 +180,7 @@ typedef struct {
  * types ev[0..n): bad = the run's first violation ends it; otherwise a good run that
  * never violates and ends settled.  Returns 0 with malloc'd *steps (pan's moves in
  * order), 1 when the graph holds no such run, -1 when out of memory. */
-int cc_trail_find(const cc_graph *g, const uint32_t *ev, size_t n, bool bad, cc_step **steps,
+int cc_trail_find(cc_graph *g, const uint32_t *ev, size_t n, bool bad, cc_step **steps,
                   size_t *nsteps);
 /* Writes steps in pan's trail format: claim_type >= 0 is the never claim's proctype
  * number (the "-2:N:-2" header), merged SPIN's statement merging ("-4:-4:-4"). */
@@ -175,7 +196,7 @@ typedef struct {
 } cc_trail_opts;
 /* Writes every cause's trails; *bad and *good (malloc'd, ncauses entries, NULL where
  * no run was found) name the files.  Returns -1 when a file cannot be written. */
-int cc_write_trails(const cc_graph *g, const cc_result *r, const cc_trail_opts *o, char ***bad,
+int cc_write_trails(cc_graph *g, const cc_result *r, const cc_trail_opts *o, char ***bad,
                     char ***good);
 void cc_trails_free(char **paths, size_t n);
 

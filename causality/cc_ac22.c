@@ -40,9 +40,12 @@ typedef struct {
     uint32_t *prefix; /* prefix[pos * nevents + e] = occurrences of e in sigma[0..pos) */
     qrec *q;
     size_t nq, qcap;
-    sg_map qkids;   /* (q << 32 | event << 12 | gap) -> q */
-    sg_map slot;    /* (pos << 32 | q) -> slot id */
-    sg_map seen;    /* (state << 32 | slot) -> 1 */
+    sg_map qkids;    /* (q << 32 | event << 12 | gap) -> q */
+    sg_map slot;     /* (pos << 32 | q) -> slot id */
+    sg_map seen;     /* (state << 32 | slot) -> 1, for Q != {} */
+    bitstr_t *seen0; /* Q = {}: bit pos * nstates + state; most nodes have no extras */
+    bitstr_t *fin;   /* bit pos * nstates + state: sigma[pos..] can still end well */
+    size_t nstates;
     sg_map domhead; /* (state << 32 | pos) -> first list entry */
     uint32_t *dq, *dnext;
     size_t nd, dcap;
@@ -107,6 +110,15 @@ static uint32_t q_extend(qsearch *w, uint32_t q, uint32_t e, uint32_t gap)
 
 static int push(qsearch *w, qqueue *to, uint32_t s, uint32_t pos, uint32_t q)
 {
+    if (w->fin && !bit_test(w->fin, pos * w->nstates + s))
+        return 0;
+    if (!q && w->seen0) {
+        size_t bit = pos * w->nstates + s;
+        if (bit_test(w->seen0, bit))
+            return 0;
+        bit_set(w->seen0, bit);
+        return qq_push(to, (qnode){s, pos, q});
+    }
     uint64_t k1 = (uint64_t)pos << 32 | q;
     uint32_t slot = sg_map_get(&w->slot, k1);
     if (slot == SG_INVALID) {
@@ -127,6 +139,8 @@ static int push(qsearch *w, qqueue *to, uint32_t s, uint32_t pos, uint32_t q)
  * which is no member of G(sigma), while q's is. */
 static int dominated(qsearch *w, uint32_t s, uint32_t pos, uint32_t q)
 {
+    if (!q) /* nothing is smaller, and {} dominates nothing: no need to record it */
+        return 0;
     uint64_t key = (uint64_t)s << 32 | pos;
     uint32_t head = sg_map_get(&w->domhead, key);
     for (uint32_t i = head; i != SG_INVALID; i = w->dnext[i])
@@ -151,6 +165,8 @@ static int dominated(qsearch *w, uint32_t s, uint32_t pos, uint32_t q)
 
 static bool beyond_solution(const qsearch *w, uint32_t q)
 {
+    if (!q)
+        return false;
     for (size_t i = 0; i < w->nsol; i++)
         if (q_strict(w, w->sol[i], q))
             return true;
@@ -198,7 +214,7 @@ static int visit(qsearch *w, qnode x, bool extras, cc_ac22 *out)
             return -1;
     }
     const cc_graph *g = c->g;
-    for (uint32_t e = g->head[x.s]; e != CC_NONE; e = g->next[e]) {
+    for (uint32_t e = cc_first(g, x.s); e != CC_NONE; e = cc_next(g, e)) {
         if (g->to[e] == CC_BAD)
             continue;
         uint32_t ev = g->ev[e] & CC_EV_MASK;
@@ -210,6 +226,49 @@ static int visit(qsearch *w, qnode x, bool extras, cc_ac22 *out)
     return 0;
 }
 
+/* fin: from which states can the rest of sigma, sigma[pos..], still be matched by a
+ * run that ends settled?  Backwards per pos, over every edge (any event may be an
+ * extra, which only over-approximates).  A node outside fin can reach no solution
+ * and no ambiguity, so push() drops it: most of the graph, for a sigma whose last
+ * event makes the hazard inevitable. */
+static int finishable(qsearch *w)
+{
+    const cc_ctx *c = w->c;
+    const cc_graph *g = c->g;
+    size_t N = w->nstates;
+    uint32_t *work = malloc(N * sizeof *work);
+    if (!work)
+        return -1;
+    for (size_t pos = w->n + 1; pos-- > 0;) {
+        size_t k = 0, base = pos * N;
+        for (uint32_t s = 0; s < g->n; s++) {
+            if (cc_bad(c, s))
+                continue;
+            bool seed = pos == w->n && cc_settled(c, s);
+            for (uint32_t e = cc_first(g, s); pos < w->n && !seed && e != CC_NONE;
+                 e = cc_next(g, e))
+                seed = (g->ev[e] & CC_EV_MASK) == w->sigma[pos] + 1 && g->to[e] != CC_BAD &&
+                       !cc_bad(c, g->to[e]) && bit_test(w->fin, base + N + g->to[e]);
+            if (seed) {
+                bit_set(w->fin, base + s);
+                work[k++] = s;
+            }
+        }
+        while (k) {
+            uint32_t t = work[--k];
+            for (uint32_t i = c->rev.start[t]; i < c->rev.start[t + 1]; i++) {
+                uint32_t s = c->rev.src[i];
+                if (!cc_bad(c, s) && !bit_test(w->fin, base + s)) {
+                    bit_set(w->fin, base + s);
+                    work[k++] = s;
+                }
+            }
+        }
+    }
+    free(work);
+    return 0;
+}
+
 static int init(qsearch *w)
 {
     w->prefix = calloc((w->n + 1) * w->nevents, sizeof *w->prefix);
@@ -217,6 +276,14 @@ static int init(qsearch *w)
     w->q = malloc(w->qcap * sizeof *w->q);
     if (!w->prefix || !w->q)
         return -1;
+    /* The visited set of Q = {} as a bitmap while it stays small (128 MB); the hash
+     * map takes over beyond that. */
+    w->nstates = w->c->g->n + 1;
+    if ((w->n + 1) * w->nstates <= (size_t)1 << 30) {
+        int bits = (int)((w->n + 1) * w->nstates);
+        if (!(w->seen0 = bit_alloc(bits)) || !(w->fin = bit_alloc(bits)) || finishable(w))
+            return -1;
+    }
     w->q[0] = (qrec){0, 0, 0, 0};
     w->nq = 1;
     for (size_t p = 0; p < w->n; p++) {
@@ -234,6 +301,8 @@ static void release(qsearch *w)
     sg_map_free(&w->qkids);
     sg_map_free(&w->slot);
     sg_map_free(&w->seen);
+    free(w->seen0);
+    free(w->fin);
     sg_map_free(&w->domhead);
     free(w->dq);
     free(w->dnext);

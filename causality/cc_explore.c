@@ -26,64 +26,73 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Reverse adjacency over the edges accepted by `want`, as CSR arrays. */
-typedef struct {
-    uint32_t *start, *src;
-} cc_rev;
-
-static int rev_build(const cc_graph *g, bool claim_only, cc_rev *rv)
+/* The reverse of every edge that does not end in CC_BAD, as CSR arrays: the
+ * predecessors of state t are src[start[t] .. start[t + 1]), ev[] their event words. */
+static int rev_build(cc_ctx *c)
 {
+    const cc_graph *g = c->g;
+    cc_rev *rv = &c->rev;
     rv->start = calloc(g->n + 2, sizeof *rv->start);
-    rv->src = NULL;
     if (!rv->start)
         return -1;
     size_t m = 0;
     for (size_t s = 0; s < g->n; s++)
-        for (uint32_t e = g->head[s]; e != CC_NONE; e = g->next[e]) {
-            bool silent = (g->ev[e] & CC_EV_MASK) == CC_SILENT;
-            bool ok = claim_only ? (g->ev[e] & CC_EV_CLAIM) : silent;
-            if (ok && g->to[e] != CC_BAD) {
+        for (uint32_t e = cc_first(g, s); e != CC_NONE; e = cc_next(g, e))
+            if (g->to[e] != CC_BAD) {
                 rv->start[g->to[e] + 1]++;
                 m++;
             }
-        }
     for (size_t s = 0; s < g->n; s++)
         rv->start[s + 1] += rv->start[s];
     rv->src = malloc((m ? m : 1) * sizeof *rv->src);
+    rv->ev = malloc((m ? m : 1) * sizeof *rv->ev);
     uint32_t *fill = malloc((g->n + 1) * sizeof *fill);
-    if (!rv->src || !fill) {
+    if (!rv->src || !rv->ev || !fill) {
         free(fill);
         return -1;
     }
     memcpy(fill, rv->start, (g->n + 1) * sizeof *fill);
     for (size_t s = 0; s < g->n; s++)
-        for (uint32_t e = g->head[s]; e != CC_NONE; e = g->next[e]) {
-            bool silent = (g->ev[e] & CC_EV_MASK) == CC_SILENT;
-            bool ok = claim_only ? (g->ev[e] & CC_EV_CLAIM) : silent;
-            if (ok && g->to[e] != CC_BAD)
-                rv->src[fill[g->to[e]]++] = (uint32_t)s;
-        }
+        for (uint32_t e = cc_first(g, s); e != CC_NONE; e = cc_next(g, e))
+            if (g->to[e] != CC_BAD) {
+                uint32_t i = fill[g->to[e]]++;
+                rv->src[i] = (uint32_t)s;
+                rv->ev[i] = g->ev[e];
+            }
     free(fill);
+    if (c->r)
+        c->r->bytes += (g->n + 2) * 4 + m * 8;
     return 0;
 }
 
-/* Marks `bit` on every state that reaches a marked state through rv's edges. */
-static int close_backwards(const cc_graph *g, const cc_rev *rv, uint8_t *sf, uint8_t bit)
+void cc_rev_free(cc_rev *rv)
 {
-    uint32_t *work = malloc((g->n + 1) * sizeof *work);
+    free(rv->start);
+    free(rv->src);
+    free(rv->ev);
+    memset(rv, 0, sizeof *rv);
+}
+
+/* Marks `bit` on every state that reaches a marked state through edges whose event
+ * word has `flag` (CC_EV_CLAIM), or through silent edges (flag 0). */
+static int close_backwards(const cc_ctx *c, uint8_t *sf, uint8_t bit, uint32_t flag)
+{
+    const cc_rev *rv = &c->rev;
+    size_t n = c->g->n, k = 0;
+    uint32_t *work = malloc((n + 1) * sizeof *work);
     if (!work)
         return -1;
-    size_t n = 0;
-    for (size_t s = 0; s < g->n; s++)
+    for (size_t s = 0; s < n; s++)
         if (sf[s] & bit)
-            work[n++] = (uint32_t)s;
-    while (n) {
-        uint32_t t = work[--n];
+            work[k++] = (uint32_t)s;
+    while (k) {
+        uint32_t t = work[--k];
         for (uint32_t i = rv->start[t]; i < rv->start[t + 1]; i++) {
             uint32_t s = rv->src[i];
-            if (!(sf[s] & bit)) {
+            bool ok = flag ? (rv->ev[i] & flag) : (rv->ev[i] & CC_EV_MASK) == CC_SILENT;
+            if (ok && !(sf[s] & bit)) {
                 sf[s] |= bit;
-                work[n++] = s;
+                work[k++] = s;
             }
         }
     }
@@ -95,32 +104,25 @@ int cc_derive(cc_ctx *c)
 {
     const cc_graph *g = c->g;
     c->sf = calloc(g->n + 1, 1);
-    if (!c->sf)
+    if (!c->sf || rev_build(c))
         return -1;
     for (size_t s = 0; s < g->n; s++) {
         c->sf[s] = g->flags[s] & CC_S_BAD;
-        for (uint32_t e = g->head[s]; e != CC_NONE; e = g->next[e])
+        for (uint32_t e = cc_first(g, s); e != CC_NONE; e = cc_next(g, e))
             if (g->to[e] == CC_BAD && (g->ev[e] & CC_EV_CLAIM))
                 c->sf[s] |= CC_S_BAD;
     }
-    cc_rev rv = {0};
-    int rc = rev_build(g, true, &rv) || close_backwards(g, &rv, c->sf, CC_S_BAD);
-    free(rv.start);
-    free(rv.src);
-    if (rc)
+    if (close_backwards(c, c->sf, CC_S_BAD, CC_EV_CLAIM))
         return -1;
     for (size_t s = 0; s < g->n; s++) {
         if (c->sf[s] & CC_S_BAD)
             c->sf[s] |= CC_S_DOOM;
-        for (uint32_t e = g->head[s]; e != CC_NONE; e = g->next[e])
+        for (uint32_t e = cc_first(g, s); e != CC_NONE; e = cc_next(g, e))
             if (g->to[e] == CC_BAD && (g->ev[e] & CC_EV_MASK) == CC_SILENT)
                 c->sf[s] |= CC_S_DOOM;
     }
-    rc = rev_build(g, false, &rv) || close_backwards(g, &rv, c->sf, CC_S_DOOM);
-    free(rv.start);
-    free(rv.src);
     c->sink = (uint32_t)g->n;
-    return rc ? -1 : 0;
+    return close_backwards(c, c->sf, CC_S_DOOM, 0);
 }
 
 /* ---- the level-by-level history exploration ---- */
@@ -151,7 +153,9 @@ static int q_push(pairq *q, uint32_t s, uint32_t h)
 
 typedef struct {
     cc_ctx *c;
-    sg_map seen;    /* (state << 32 | node) explored or queued */
+    /* (state << 32 | node) explored or queued, for the current level and the next:
+     * a node's trace length is its level, so older levels are never asked again. */
+    sg_map seen, seen_next;
     uint32_t *hist; /* per state: first entry of its list of explored multisets */
     uint32_t *hms, *hnext;
     size_t nh, hcap;
@@ -161,9 +165,10 @@ typedef struct {
 static int push(cc_walk *w, pairq *q, uint32_t s, uint32_t h)
 {
     uint64_t key = (uint64_t)s << 32 | h;
-    if (sg_map_get(&w->seen, key) != SG_INVALID)
+    sg_map *seen = q == &w->next ? &w->seen_next : &w->seen;
+    if (sg_map_get(seen, key) != SG_INVALID)
         return 0;
-    if (sg_map_put(&w->seen, key, 1))
+    if (sg_map_put(seen, key, 1))
         return -1;
     return q_push(q, s, h);
 }
@@ -172,10 +177,13 @@ static int push(cc_walk *w, pairq *q, uint32_t s, uint32_t h)
  * otherwise records m at s. */
 static int dominated(cc_walk *w, uint32_t s, sg_ms m)
 {
+    unsigned off = w->c->o->noprune;
+    if ((off & CC_NOPRUNE_MERGE) && (off & CC_NOPRUNE_DOMINANCE))
+        return 0;
     for (uint32_t i = w->hist[s]; i != CC_NONE; i = w->hnext[i]) {
-        if (w->hms[i] == m)
+        if (w->hms[i] == m && !(off & CC_NOPRUNE_MERGE))
             return 1; /* same events in another order: merged, see cc_orders() */
-        if (sg_ms_subset(w->c->sg, w->hms[i], m))
+        if (!(off & CC_NOPRUNE_DOMINANCE) && sg_ms_subset(w->c->sg, w->hms[i], m))
             return 1;
     }
     if (w->nh == w->hcap) {
@@ -227,14 +235,14 @@ static int expand(cc_walk *w, uint32_t s, uint32_t h)
     if (cc_bad(c, s))
         return add(c, h, true);
     sg_ms m = sg_multiset(c->sg, h);
-    if (sg_has_bad_below(c->sg, m))
+    if (!(c->o->noprune & CC_NOPRUNE_SUPERSET) && sg_has_bad_below(c->sg, m))
         return 0;
     int d = dominated(w, s, m);
     if (d)
         return d < 0 ? -1 : 0;
     if (cc_settled(c, s) && add(c, h, false))
         return -1;
-    for (uint32_t e = g->head[s]; e != CC_NONE; e = g->next[e]) {
+    for (uint32_t e = cc_first(g, s); e != CC_NONE; e = cc_next(g, e)) {
         uint32_t ev = g->ev[e] & CC_EV_MASK;
         uint32_t t = g->to[e] == CC_BAD ? c->sink : g->to[e];
         if (ev == CC_SILENT) {
@@ -273,11 +281,16 @@ int cc_explore(cc_ctx *c)
         w.cur = w.next;
         w.next = t;
         w.next.n = 0;
+        size_t b = sg_map_bytes(&w.seen) + sg_map_bytes(&w.seen_next) +
+                   (w.cur.cap + w.next.cap) * 8 + w.hcap * 8;
+        if (b > c->r->bytes)
+            c->r->bytes = b;
+        sg_map_free(&w.seen);
+        w.seen = w.seen_next;
+        w.seen_next = (sg_map){0};
     }
-    size_t b = sg_map_bytes(&w.seen) + (w.cur.cap + w.next.cap) * 8 + w.hcap * 8;
-    if (b > c->r->bytes)
-        c->r->bytes = b;
     sg_map_free(&w.seen);
+    sg_map_free(&w.seen_next);
     free(w.hist);
     free(w.hms);
     free(w.hnext);
@@ -302,7 +315,7 @@ static int orders_of(cc_ctx *c, sg_ms m)
         }
         if (!tick(c, sg_level(c->sg, h)))
             break;
-        for (uint32_t e = c->g->head[s]; e != CC_NONE && !rc; e = c->g->next[e]) {
+        for (uint32_t e = cc_first(c->g, s); e != CC_NONE && !rc; e = cc_next(c->g, e)) {
             uint32_t ev = c->g->ev[e] & CC_EV_MASK;
             uint32_t t = c->g->to[e] == CC_BAD ? c->sink : c->g->to[e];
             uint32_t k = ev == CC_SILENT ? h : sg_child(c->sg, h, ev - 1);
@@ -336,17 +349,22 @@ static int cc_orders(cc_ctx *c)
             ms[k++] = m;
     }
     int rc = 0;
-    for (size_t i = 0; i < k && !rc && !c->r->truncated; i++)
+    /* Without merging the exploration kept every order itself. */
+    for (size_t i = 0; i < k && !rc && !c->r->truncated && !(c->o->noprune & CC_NOPRUNE_MERGE); i++)
         rc = orders_of(c, ms[i]);
     free(ms);
     return rc;
 }
 
-cc_result *cc_analyse(const cc_graph *g, size_t nevents, const cc_options *o)
+cc_result *cc_analyse(cc_graph *g, size_t nevents, const cc_options *o)
 {
     cc_result *r = calloc(1, sizeof *r);
     if (!r)
         return NULL;
+    if (cc_graph_seal(g)) {
+        r->oom = true;
+        return r;
+    }
     cc_ctx c = {.g = g, .o = o, .r = r};
     c.budget = o->search_budget ? o->search_budget : SIZE_MAX;
     c.sg = sg_new();
@@ -363,6 +381,7 @@ cc_result *cc_analyse(const cc_graph *g, size_t nevents, const cc_options *o)
     }
     sg_free(c.sg);
     free(c.sf);
+    cc_rev_free(&c.rev);
     return r;
 }
 

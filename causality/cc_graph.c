@@ -6,24 +6,57 @@
  * match lists).  Instead of storing traces per state, pancause stores the graph once
  * (states and the moves between them) and enumerates histories over it afterwards;
  * a trace is then a path, and no path is lost whichever order pan searched in.
- * States are interned by the bytes pan hands over (state vector plus search mode);
- * edges form one singly linked list per source state.  Each edge also keeps which
- * of pan's moves it was (process slot, transition id), so that a path through the
- * graph can be written as a SPIN trail (cc_trail.c).
- * Invariants: state ids are dense from 0; an edge's target is a state id or CC_BAD;
- * event ids fit in 28 bits (the top bits of the edge's event word are flags).
+ *
+ * The graph sits beside pan's own state table, so it is kept small (README "Method",
+ * "Memory"):
+ *   - States are identified by a 96-bit fingerprint of the bytes pan hands over
+ *     (state vector plus search mode), not by a second copy of the vector.  Two
+ *     distinct states collide with probability about n^2 / 2^97 (3e-15 at 2 x 10^7
+ *     recorded states).  CC_G_EXACT keeps the full keys instead, for those who want
+ *     no risk at all.
+ *   - A state's moves are one contiguous block of edges (to, event); the last of a
+ *     block carries CC_EV_LAST.  No next pointers, and the analysis reads a state's
+ *     moves from one cache line or two.  Which of pan's moves an edge was (process
+ *     slot, transition id) is kept only with CC_G_MOVES, for trails.
+ * pan's DFS interleaves the moves of a state with those of its descendants, so moves
+ * first go to a small pool of pending lists, one per open state, and are copied into
+ * the block store when the recorder closes the state (cc_graph_close) or when the
+ * graph is sealed.  Moves added to a state that was closed already reopen it: its
+ * block is copied back to the pool (rare: hand-built graphs).
+ *
+ * Invariants: state ids are dense from 0; first[s] is CC_NONE, a block index, or
+ * PENDING | pool index of the newest pending move; an edge's target is a state id or
+ * CC_BAD; event ids fit in 28 bits (the top bits of the event word are flags); the
+ * fingerprint table is at most 3/4 full and a state's slot is found from its first
+ * fingerprint word by linear probing.
  */
 #include "causality.h"
 #include "cc_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
 
-cc_graph *cc_graph_new(void)
+#define PENDING (1u << 31)
+#define NO_MOVE UINT32_MAX
+
+static bool is_pending(uint32_t first)
+{
+    return first != CC_NONE && (first & PENDING);
+}
+
+typedef struct cc_pend {
+    uint32_t to, ev, mv, next; /* next: older pending move of the same state */
+} cc_pend;
+
+cc_graph *cc_graph_new(unsigned flags)
 {
     cc_graph *g = calloc(1, sizeof *g);
-    if (g)
+    if (g) {
         g->root = CC_BAD;
+        g->gflags = flags;
+        g->pfree = CC_NONE;
+    }
     return g;
 }
 
@@ -32,97 +65,139 @@ void cc_graph_free(cc_graph *g)
     if (!g)
         return;
     sg_intern_free(&g->states);
-    free(g->head);
+    free(g->slot);
+    free(g->first);
     free(g->flags);
     free(g->to);
     free(g->ev);
-    free(g->next);
-    free(g->pr);
-    free(g->tid);
+    free(g->mv);
+    free(g->pool);
     free(g);
+}
+
+/* ---- states ---- */
+
+/* Two 64-bit lanes with different seeds and multipliers over the key's words.  Each
+ * step (xor a word, multiply by an odd constant, xorshift) is a bijection of the lane,
+ * so keys that differ in one word never collide; the final avalanche spreads the
+ * bits for the slot index and tag. */
+static void fingerprint(const void *key, size_t n, uint64_t out[2])
+{
+    const uint8_t *p = key;
+    uint64_t a = 0x9e3779b97f4a7c15ULL ^ n, b = 0xd6e8feb86659fd93ULL ^ (n << 17);
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, p + i, 8);
+        a = (a ^ w) * 0xff51afd7ed558ccdULL;
+        a ^= a >> 32;
+        b = (b ^ (w << 29 | w >> 35)) * 0xc4ceb9fe1a85ec53ULL;
+        b ^= b >> 29;
+    }
+    for (; i < n; i++) {
+        a = (a ^ p[i]) * 0x100000001b3ULL;
+        b = (b ^ p[i]) * 0x9fb21c651e98df25ULL;
+    }
+    a ^= a >> 33;
+    a *= 0xc4ceb9fe1a85ec53ULL;
+    a ^= a >> 33;
+    b ^= b >> 31;
+    b *= 0xff51afd7ed558ccdULL;
+    b ^= b >> 30;
+    out[0] = a;
+    out[1] = b;
+}
+
+/* A slot is two words: the fingerprint's first word, and its second word's upper
+ * half with id + 1 in the lower half (0: empty).  A lookup touches one cache line. */
+static void slot_put(uint64_t *slot, size_t cap, uint64_t fp0, uint64_t tag_id)
+{
+    size_t j = fp0 & (cap - 1);
+    while (slot[2 * j + 1])
+        j = (j + 1) & (cap - 1);
+    slot[2 * j] = fp0;
+    slot[2 * j + 1] = tag_id;
+}
+
+static int grow_slots(cc_graph *g)
+{
+    size_t cap = g->slot_cap ? 2 * g->slot_cap : 4096;
+    uint64_t *s = calloc(2 * cap, sizeof *s);
+    if (!s)
+        return -1;
+    for (size_t j = 0; j < g->slot_cap; j++)
+        if (g->slot[2 * j + 1])
+            slot_put(s, cap, g->slot[2 * j], g->slot[2 * j + 1]);
+    free(g->slot);
+    g->slot = s;
+    g->slot_cap = cap;
+    return 0;
+}
+
+#define TAG 0xffffffff00000000ULL
+
+/* The id of the state with fingerprint fp, or CC_NONE. */
+static uint32_t fp_find(const cc_graph *g, const uint64_t fp[2])
+{
+    if (!g->slot_cap)
+        return CC_NONE;
+    uint64_t tag = fp[1] & TAG;
+    for (size_t j = fp[0] & (g->slot_cap - 1); g->slot[2 * j + 1]; j = (j + 1) & (g->slot_cap - 1))
+        if (g->slot[2 * j] == fp[0] && (g->slot[2 * j + 1] & TAG) == tag)
+            return (uint32_t)(g->slot[2 * j + 1] & ~TAG) - 1;
+    return CC_NONE;
 }
 
 static int grow_states(cc_graph *g)
 {
     size_t cap = g->cap ? 2 * g->cap : 4096;
-    uint32_t *head = realloc(g->head, cap * sizeof *head);
-    if (head)
-        g->head = head;
-    uint8_t *flags = realloc(g->flags, cap * sizeof *flags);
-    if (flags)
-        g->flags = flags;
-    if (!head || !flags)
+    void *p;
+    if (!(p = realloc(g->first, cap * sizeof *g->first)))
         return -1;
+    g->first = p;
+    if (!(p = realloc(g->flags, cap * sizeof *g->flags)))
+        return -1;
+    g->flags = p;
     g->cap = cap;
     return 0;
 }
 
+static uint32_t fresh_state(cc_graph *g)
+{
+    uint32_t id = (uint32_t)g->n++;
+    g->first[id] = CC_NONE;
+    g->flags[id] = 0;
+    return id;
+}
+
 uint32_t cc_graph_state(cc_graph *g, const void *key, size_t len, bool *fresh)
 {
+    *fresh = false;
     /* Room for a new state first, so that an interned key always has its lists. */
-    if (g->n == g->cap && grow_states(g))
+    if ((g->n == g->cap && grow_states(g)) || g->n >= PENDING - 1)
         return CC_BAD;
-    uint32_t id = sg_intern_put(&g->states, key, len, fresh);
-    if (id >= CC_BAD - 1) /* SG_INVALID: out of memory */
-        return CC_BAD;
-    if (!*fresh)
+    if (g->gflags & CC_G_EXACT) {
+        uint32_t id = sg_intern_put(&g->states, key, len, fresh);
+        if (id >= CC_BAD - 1) /* SG_INVALID: out of memory */
+            return CC_BAD;
+        return *fresh ? fresh_state(g) : id;
+    }
+    uint64_t fp[2];
+    fingerprint(key, len, fp);
+    uint32_t id = fp_find(g, fp);
+    if (id != CC_NONE)
         return id;
-    g->head[id] = CC_NONE;
-    g->flags[id] = 0;
-    g->n = (size_t)id + 1;
+    if (4 * (g->n + 1) > 3 * g->slot_cap && grow_slots(g))
+        return CC_BAD;
+    id = fresh_state(g);
+    slot_put(g->slot, g->slot_cap, fp[0], (fp[1] & TAG) | ((uint64_t)id + 1));
+    *fresh = true;
     return id;
 }
 
 void cc_graph_set_root(cc_graph *g, uint32_t s)
 {
     g->root = s;
-}
-
-int cc_graph_edge(cc_graph *g, uint32_t from, uint32_t to, uint32_t event, bool claim)
-{
-    return cc_graph_move(g, from, to, event, claim, -1, -1);
-}
-
-/* The per-edge move identity arrays grow with the edge arrays. */
-static int grow_moves(cc_graph *g, size_t cap)
-{
-    void *p;
-    if (!(p = realloc(g->pr, cap * sizeof *g->pr)))
-        return -1;
-    g->pr = p;
-    if (!(p = realloc(g->tid, cap * sizeof *g->tid)))
-        return -1;
-    g->tid = p;
-    return 0;
-}
-
-int cc_graph_move(cc_graph *g, uint32_t from, uint32_t to, uint32_t event, bool claim, int pr,
-                  int tid)
-{
-    if (g->nedges == g->ecap) {
-        size_t cap = g->ecap ? 2 * g->ecap : 1 << 14;
-        void *p;
-        if (!(p = realloc(g->to, cap * sizeof *g->to)))
-            return -1;
-        g->to = p;
-        if (!(p = realloc(g->ev, cap * sizeof *g->ev)))
-            return -1;
-        g->ev = p;
-        if (!(p = realloc(g->next, cap * sizeof *g->next)))
-            return -1;
-        g->next = p;
-        if (grow_moves(g, cap))
-            return -1;
-        g->ecap = cap;
-    }
-    uint32_t e = (uint32_t)g->nedges++;
-    g->to[e] = to;
-    g->ev[e] = event | (claim ? CC_EV_CLAIM : 0);
-    g->pr[e] = pr;
-    g->tid[e] = tid;
-    g->next[e] = g->head[from];
-    g->head[from] = e;
-    return 0;
 }
 
 void cc_graph_bad_state(cc_graph *g, uint32_t s)
@@ -137,6 +212,124 @@ bool cc_graph_expand(cc_graph *g, uint32_t s)
     return was;
 }
 
+/* ---- moves ---- */
+
+static int pend(cc_graph *g, uint32_t from, uint32_t to, uint32_t ev, uint32_t mv)
+{
+    uint32_t k = g->pfree;
+    if (k != CC_NONE) {
+        g->pfree = g->pool[k].next;
+    } else {
+        void *p = cc_room(g->pool, &g->pcap, g->npool, sizeof *g->pool, 1024);
+        if (!p || g->npool >= PENDING - 1)
+            return -1;
+        g->pool = p;
+        k = (uint32_t)g->npool++;
+    }
+    uint32_t head = g->first[from];
+    g->pool[k] = (cc_pend){to, ev, mv, is_pending(head) ? head & ~PENDING : CC_NONE};
+    g->first[from] = k | PENDING;
+    return 0;
+}
+
+/* A closed state gets moves again: its block goes back to the pool, in order. */
+static int reopen(cc_graph *g, uint32_t s)
+{
+    uint32_t b = g->first[s], n = 1;
+    while (!(g->ev[b + n - 1] & CC_EV_LAST))
+        n++;
+    g->first[s] = CC_NONE;
+    for (uint32_t i = 0; i < n; i++)
+        if (pend(g, s, g->to[b + i], g->ev[b + i] & ~CC_EV_LAST, g->mv ? g->mv[b + i] : NO_MOVE))
+            return -1;
+    return 0;
+}
+
+int cc_graph_edge(cc_graph *g, uint32_t from, uint32_t to, uint32_t event, bool claim)
+{
+    return cc_graph_move(g, from, to, event, claim, -1, -1);
+}
+
+int cc_graph_move(cc_graph *g, uint32_t from, uint32_t to, uint32_t event, bool claim, int pr,
+                  int tid)
+{
+    if (g->first[from] != CC_NONE && !is_pending(g->first[from]) && reopen(g, from))
+        return -1;
+    uint32_t mv = pr < 0 || tid < 0 ? NO_MOVE : (uint32_t)pr << 24 | ((uint32_t)tid & 0xffffff);
+    return pend(g, from, to, event | (claim ? CC_EV_CLAIM : 0), mv);
+}
+
+static int grow_edges(cc_graph *g, size_t need)
+{
+    if (need <= g->ecap)
+        return 0;
+    size_t cap = g->ecap ? g->ecap : 1 << 14;
+    while (cap < need)
+        cap *= 2;
+    void *p;
+    if (!(p = realloc(g->to, cap * sizeof *g->to)))
+        return -1;
+    g->to = p;
+    if (!(p = realloc(g->ev, cap * sizeof *g->ev)))
+        return -1;
+    g->ev = p;
+    if (g->gflags & CC_G_MOVES) {
+        if (!(p = realloc(g->mv, cap * sizeof *g->mv)))
+            return -1;
+        g->mv = p;
+    }
+    g->ecap = cap;
+    return 0;
+}
+
+int cc_graph_close(cc_graph *g, uint32_t s)
+{
+    uint32_t head = g->first[s];
+    if (!is_pending(head))
+        return 0;
+    size_t n = 0;
+    for (uint32_t k = head & ~PENDING; k != CC_NONE; k = g->pool[k].next)
+        n++;
+    if (g->nedges + n >= PENDING || grow_edges(g, g->nedges + n))
+        return -1;
+    /* The pending list is newest first; the block keeps the order pan moved in. */
+    uint32_t b = (uint32_t)g->nedges, i = (uint32_t)n, k = head & ~PENDING;
+    while (k != CC_NONE) {
+        const cc_pend *p = &g->pool[k];
+        i--;
+        g->to[b + i] = p->to;
+        g->ev[b + i] = p->ev | (i == n - 1 ? CC_EV_LAST : 0);
+        if (g->mv)
+            g->mv[b + i] = p->mv;
+        uint32_t next = p->next;
+        g->pool[k].next = g->pfree;
+        g->pfree = k;
+        k = next;
+    }
+    g->nedges += n;
+    g->first[s] = b;
+    return 0;
+}
+
+int cc_graph_seal(cc_graph *g)
+{
+    for (size_t s = 0; s < g->n; s++)
+        if (cc_graph_close(g, (uint32_t)s))
+            return -1;
+    free(g->pool);
+    g->pool = NULL;
+    g->npool = g->pcap = 0;
+    g->pfree = CC_NONE;
+    return 0;
+}
+
+void cc_graph_step(const cc_graph *g, uint32_t e, int *pr, int *tid)
+{
+    uint32_t mv = g->mv ? g->mv[e] : NO_MOVE;
+    *pr = mv == NO_MOVE ? -1 : (int)(mv >> 24);
+    *tid = mv == NO_MOVE ? -1 : (int)(mv & 0xffffff);
+}
+
 size_t cc_graph_states(const cc_graph *g)
 {
     return g->n;
@@ -149,5 +342,7 @@ size_t cc_graph_edges(const cc_graph *g)
 
 size_t cc_graph_bytes(const cc_graph *g)
 {
-    return sg_intern_bytes(&g->states) + g->cap * (4 + 1) + g->ecap * 20;
+    size_t per_edge = 8 + (g->mv ? 4 : 0);
+    return sg_intern_bytes(&g->states) + g->n * (4 + 1) + g->slot_cap * 16 + g->nedges * per_edge +
+           g->pcap * sizeof(cc_pend);
 }

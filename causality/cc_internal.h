@@ -14,22 +14,41 @@
 #include <bsd/bitstring.h>
 #include <stdlib.h>
 
-#define CC_NONE     UINT32_MAX /* end of an edge list */
+#define CC_NONE     UINT32_MAX /* no edge */
 #define CC_EV_CLAIM (1u << 31) /* edge flag: a move of the never claim */
+#define CC_EV_LAST  (1u << 30) /* edge flag: the last move of its state's block */
 #define CC_EV_MASK  ((1u << 28) - 1)
 
 enum { CC_S_BAD = 1, CC_S_EXPANDED = 2, CC_S_DOOM = 4 };
 
 struct cc_graph {
-    sg_intern states; /* state keys (vector + search mode) to dense state ids */
-    uint32_t *head;   /* first edge of each state, CC_NONE if none */
+    unsigned gflags;  /* CC_G_EXACT, CC_G_MOVES */
+    sg_intern states; /* CC_G_EXACT: state keys to dense ids */
+    uint64_t *slot;   /* otherwise: fingerprint table, two words a slot (cc_graph.c) */
+    size_t slot_cap;
+    uint32_t *first; /* per state: its block of edges (see cc_graph.c) */
     uint8_t *flags;
     size_t n, cap;
-    uint32_t *to, *ev, *next; /* edges */
-    int32_t *pr, *tid;        /* per edge: pan's process slot and transition id (-1: none) */
+    uint32_t *to, *ev; /* edges, one block per state */
+    uint32_t *mv;      /* CC_G_MOVES: pan's move per edge (pr << 24 | tid) */
     size_t nedges, ecap;
+    struct cc_pend *pool; /* moves of open states */
+    size_t npool, pcap;
+    uint32_t pfree;
     uint32_t root;
 };
+
+/* The edges of state s: for (e = cc_first(g, s); e != CC_NONE; e = cc_next(g, e)).
+ * Only on a sealed graph. */
+static inline uint32_t cc_first(const cc_graph *g, uint32_t s)
+{
+    return g->first[s];
+}
+
+static inline uint32_t cc_next(const cc_graph *g, uint32_t e)
+{
+    return (g->ev[e] & CC_EV_LAST) ? CC_NONE : e + 1;
+}
 
 /* Room for one more element in a growable array v of capacity *cap with n used:
  * returns v, or v moved to a doubled capacity (from `first`), or NULL when out of
@@ -45,6 +64,12 @@ static inline void *cc_room(void *v, size_t *cap, size_t n, size_t elem, size_t 
     return p;
 }
 
+/* Reverse edges (cc_explore.c's rev_build), kept for the whole analysis. */
+typedef struct {
+    uint32_t *start, *src, *ev;
+} cc_rev;
+void cc_rev_free(cc_rev *rv);
+
 /* The analysis of one graph. */
 typedef struct {
     const cc_graph *g;
@@ -52,6 +77,7 @@ typedef struct {
     size_t budget;
     uint8_t *sf;   /* derived per-state flags: CC_S_BAD after claim closure, CC_S_DOOM */
     uint32_t sink; /* pseudo-state for "the last move violated" */
+    cc_rev rev;    /* every edge not into CC_BAD, reversed */
     sg_graph *sg;
     cc_result *r;
 } cc_ctx;

@@ -171,8 +171,9 @@ int cc_report_text(FILE *f, const cc_result *r, const char *const *names, size_t
         fprintf(f, " %s %zu", colour_names[k], r->colours[k]);
     fprintf(f,
             "\n  search: %.0f states, %.0f transitions, %zu history nodes; %.2f s, peak "
-            "%.1f MB\n",
-            run->states, run->transitions, r->explored, run->seconds, run->peak_mb);
+            "%.1f MB (recorded graph %.1f MB, analysis %.1f MB)\n",
+            run->states, run->transitions, r->explored, run->seconds, run->peak_mb, run->graph_mb,
+            (double)r->bytes / (1 << 20));
     return ferror(f) ? -1 : 0;
 }
 
@@ -401,7 +402,8 @@ int cc_report_json(FILE *f, const cc_result *r, const char *const *names, size_t
     fprintf(f, ", \"history_nodes\": %zu},\n", r->explored);
     fprintf(f,
             "  \"stats\": {\"states\": %.0f, \"transitions\": %.0f, \"seconds\": %.3f, "
-            "\"peak_mb\": %.1f}\n}\n",
-            run->states, run->transitions, run->seconds, run->peak_mb);
+            "\"peak_mb\": %.1f, \"graph_mb\": %.1f, \"analysis_mb\": %.1f}\n}\n",
+            run->states, run->transitions, run->seconds, run->peak_mb, run->graph_mb,
+            (double)r->bytes / (1 << 20));
     return ferror(f) ? -1 : 0;
 }

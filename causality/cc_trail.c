@@ -53,10 +53,14 @@ static int unwind(const cc_graph *g, const tr_queue *q, uint32_t k, uint32_t las
     if (!s)
         return -1;
     size_t n = len, m = 0;
-    if (last_edge != CC_NONE)
-        s[--n] = (cc_step){g->pr[last_edge], g->tid[last_edge]};
-    for (uint32_t i = k; q->v[i].parent != CC_NONE; i = q->v[i].parent)
-        s[--n] = (cc_step){g->pr[q->v[i].edge], g->tid[q->v[i].edge]};
+    if (last_edge != CC_NONE) {
+        n--;
+        cc_graph_step(g, last_edge, &s[n].pr, &s[n].tid);
+    }
+    for (uint32_t i = k; q->v[i].parent != CC_NONE; i = q->v[i].parent) {
+        n--;
+        cc_graph_step(g, q->v[i].edge, &s[n].pr, &s[n].tid);
+    }
     for (size_t i = 0; i < len; i++)
         if (s[i].pr >= 0)
             s[m++] = s[i];
@@ -118,7 +122,7 @@ static int search(const cc_ctx *c, const uint32_t *ev, size_t n, bool bad, cc_st
             rc = unwind(g, &q, (uint32_t)k, CC_NONE, out, nout);
             break;
         }
-        for (uint32_t e = g->head[x.state]; e != CC_NONE && rc == 1; e = g->next[e]) {
+        for (uint32_t e = cc_first(g, x.state); e != CC_NONE && rc == 1; e = cc_next(g, e)) {
             uint32_t event = g->ev[e] & CC_EV_MASK;
             if (bad && g->to[e] == CC_BAD &&
                 (x.pos + (event != CC_SILENT) == n &&
@@ -142,11 +146,13 @@ done:
     return rc;
 }
 
-int cc_trail_find(const cc_graph *g, const uint32_t *ev, size_t n, bool bad, cc_step **steps,
+int cc_trail_find(cc_graph *g, const uint32_t *ev, size_t n, bool bad, cc_step **steps,
                   size_t *nsteps)
 {
     *steps = NULL;
     *nsteps = 0;
+    if (cc_graph_seal(g))
+        return -1;
     if (g->root == CC_BAD || g->n == 0)
         return 1;
     if (g->n * (n + 1) > (size_t)1 << 31)
@@ -154,14 +160,17 @@ int cc_trail_find(const cc_graph *g, const uint32_t *ev, size_t n, bool bad, cc_
     cc_ctx c = {.g = g};
     if (cc_derive(&c)) {
         free(c.sf);
+        cc_rev_free(&c.rev);
         return -1;
     }
     if (!bad && !cc_settled(&c, g->root) && n == 0) {
         free(c.sf);
+        cc_rev_free(&c.rev);
         return 1;
     }
     int rc = search(&c, ev, n, bad, steps, nsteps);
     free(c.sf);
+    cc_rev_free(&c.rev);
     return rc;
 }
 
@@ -239,8 +248,8 @@ static char *trail_path(const cc_trail_opts *o, size_t i, bool good)
 }
 
 /* Finds and writes one run; *path stays NULL when the graph has no such run. */
-static int one_trail(const cc_graph *g, const cc_trail_opts *o, const uint32_t *ev, size_t n,
-                     bool bad, size_t i, char **path)
+static int one_trail(cc_graph *g, const cc_trail_opts *o, const uint32_t *ev, size_t n, bool bad,
+                     size_t i, char **path)
 {
     cc_step *s = NULL;
     size_t ns = 0;
@@ -263,7 +272,7 @@ static int one_trail(const cc_graph *g, const cc_trail_opts *o, const uint32_t *
     return rc;
 }
 
-int cc_write_trails(const cc_graph *g, const cc_result *r, const cc_trail_opts *o, char ***bad,
+int cc_write_trails(cc_graph *g, const cc_result *r, const cc_trail_opts *o, char ***bad,
                     char ***good)
 {
     *bad = calloc(r->ncauses + 1, sizeof **bad);

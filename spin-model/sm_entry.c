@@ -20,6 +20,7 @@
 static const char *const HELP =
     "usage: ./pan -C [pan options] [--json FILE] [--no-ac2] [--trails DIR]\n"
     "              [--fault-tree FILE] [--html FILE] [--probabilities FILE]\n"
+    "              [--budget N] [--exact-states] [--no-prune WHAT]\n"
     "\n"
     "Causality checking: finds the causes of the hazard (the violation pan\n"
     "reports: a failing assert, a violated never claim / ltl formula, an invalid\n"
@@ -42,6 +43,11 @@ static const char *const HELP =
     "                computes the hazard's probability from the minimal cut sets\n"
     "  --budget N    stop each history search after N nodes and report the result\n"
     "                as incomplete (default 5000000; 0 = no limit)\n"
+    "  --exact-states  identify recorded states by their full state vector instead\n"
+    "                of a 128-bit fingerprint (more memory; no collision risk)\n"
+    "  --no-prune WHAT  switch a pruning of the history search off, to check that\n"
+    "                it keeps the causes: superset, dominance, merge, or all\n"
+    "                (repeatable; unpruned searches may need a larger --budget)\n"
     "  --help        this text\n"
     "\n"
     "pan options that still apply: -mN (depth limit), -wN (hash table), -E (invalid\n"
@@ -54,6 +60,25 @@ static const char *const HELP =
 /* About 1.3 GB of history structures (some 250 bytes a node); a run that needs more
  * says so (INCOMPLETE) instead of exhausting the machine. */
 #define SM_DEFAULT_BUDGET 5e6
+
+static int noprune_option(smh_config *cfg, const char *what)
+{
+    static const struct {
+        const char *name;
+        unsigned bit;
+    } P[] = {{"superset", CC_NOPRUNE_SUPERSET},
+             {"dominance", CC_NOPRUNE_DOMINANCE},
+             {"merge", CC_NOPRUNE_MERGE},
+             {"all", CC_NOPRUNE_SUPERSET | CC_NOPRUNE_DOMINANCE | CC_NOPRUNE_MERGE}};
+    for (size_t k = 0; what && k < sizeof P / sizeof P[0]; k++)
+        if (!strcmp(what, P[k].name)) {
+            cfg->noprune |= P[k].bit;
+            return 0;
+        }
+    fprintf(stderr,
+            "pan: --no-prune needs one of superset, dominance, merge, all (./pan -C --help)\n");
+    return 2;
+}
 
 static bool is_replay_flag(const char *a)
 {
@@ -201,6 +226,10 @@ int sm_main(int argc, char **argv, int (*stock_main)(int, char **),
                 rc = 2;
             }
             i++;
+        } else if (!strcmp(a, "--exact-states")) {
+            cfg.exact = 1;
+        } else if (!strcmp(a, "--no-prune")) {
+            rc = noprune_option(&cfg, i + 1 < argc ? argv[++i] : NULL);
         } else if (!strncmp(a, "--", 2)) {
             fprintf(stderr, "pan: unknown option %s (./pan -C --help)\n", a);
             rc = 2;

@@ -54,6 +54,7 @@ static struct {
     uint32_t *stack; /* DFS: state id at each depth */
     bool *rec;       /* DFS: moves from this depth are recorded */
     size_t stack_cap;
+    long open_top; /* DFS: deepest depth whose state may still be open */
     sm_move try_, last;
     uint32_t cur; /* the state pan is expanding (last entered / popped) */
     bool cur_rec;
@@ -73,7 +74,7 @@ static struct {
     char *hazard;           /* the first violation pan reported (fault tree, HTML) */
     bool truncated, oom, stopped;
     double states, transitions;
-} H = {.cfg = {.ac2 = 1}};
+} H = {.cfg = {.ac2 = 1}, .open_top = -1};
 
 void smh_configure(const smh_config *c)
 {
@@ -166,7 +167,7 @@ void smh_begin(int search, int flags, const char *const *procnames, const sm_lab
     H.labels = labels;
     H.nlabels = nlabels;
     H.model = model;
-    H.g = cc_graph_new();
+    H.g = cc_graph_new((H.cfg.exact ? CC_G_EXACT : 0) | (H.cfg.trails ? CC_G_MOVES : 0));
     if (!H.g)
         oom();
     index_labels();
@@ -272,6 +273,11 @@ void smh_dfs_down(long depth, const void *vec, int len, unsigned mode, int trunc
         oom();
         return;
     }
+    /* Entering depth d: the states pan entered before at depths d and deeper are
+     * done, so their moves can be packed (cc_graph_close). */
+    for (; H.open_top >= depth; H.open_top--)
+        if (H.rec[H.open_top] && cc_graph_close(H.g, H.stack[H.open_top]))
+            oom();
     if (depth == 0)
         cc_graph_set_root(H.g, id);
     else if (H.last.recording)
@@ -279,6 +285,7 @@ void smh_dfs_down(long depth, const void *vec, int len, unsigned mode, int trunc
     H.stack[depth] = id;
     H.rec[depth] = enter(id, truncated);
     H.cur_rec = H.rec[depth];
+    H.open_top = depth;
 }
 
 void smh_bfs_pop(const void *vec, int len, unsigned mode, int truncated)
@@ -292,6 +299,8 @@ void smh_bfs_pop(const void *vec, int len, unsigned mode, int truncated)
         return;
     }
     H.bfs_started = true;
+    if (H.cur_rec && cc_graph_close(H.g, H.cur)) /* pan is done with the previous state */
+        oom();
     H.cur_rec = enter(id, truncated);
 }
 
@@ -401,6 +410,8 @@ void smh_bfs_store(const void *vec, int len, unsigned mode)
 void smh_bfs_group_end(void)
 {
     H.in_group = false;
+    if (!H.oom && H.g && H.mid != CC_BAD && H.mid_rec && cc_graph_close(H.g, H.mid))
+        oom();
 }
 
 void smh_error(const char *msg)
@@ -599,6 +610,7 @@ static int report(const cc_result *r, char **names)
                   .ac2 = H.cfg.ac2,
                   .seconds = now_seconds() - H.cfg.start,
                   .peak_mb = peak_mb(),
+                  .graph_mb = (double)cc_graph_bytes(H.g) / (1 << 20),
                   .states = H.states,
                   .transitions = H.transitions,
                   .model = H.model,
@@ -654,6 +666,7 @@ void smh_exit(int *status)
     for (size_t k = 0; names && k < H.nev; k++)
         names[k] = event_name(k);
     cc_options o = {.ac2 = H.cfg.ac2,
+                    .noprune = H.cfg.noprune,
                     .search_budget = H.cfg.budget > 0 ? (size_t)H.cfg.budget : 0,
                     .progress = stdout,
                     .names = (const char *const *)names};

@@ -16,7 +16,9 @@
  *   - `depth = trpt->o_tt;` in bfs() (a state leaves the BFS queue);
  *   - store_state(): its start, its end, its hash-store calls (BFS successors) and
  *     its never claim move (BFS makes the claim's moves there);
- *   - the start of pan_exit() (report before pan exits).
+ *   - the start of pan_exit() (report before pan exits);
+ *   - the malloc() in pan's Malloc(), through which all of pan's memory comes, so that
+ *     the glue can give it back before the analysis (README "Memory").
  */
 #include "spinmodel.h"
 
@@ -164,6 +166,7 @@ static const char *const DECLS =
     "void sm_pan_bfs_store(void *);\n"
     "void sm_pan_bfs_group_end(void);\n"
     "void sm_pan_exit(int *);\n"
+    "void *sm_pan_malloc(unsigned long);\n"
     "void smh_claim_try(int);\n"
     "int smh_claim_tried(int);\n"
     "#define SM_TRANSIT(t, II) \\\n"
@@ -266,6 +269,18 @@ static void plan_exit(sm_plan *p, const char *src)
     plan_add(p, line_end(open), 0, "\tsm_pan_exit(&val);\n");
 }
 
+static void plan_malloc(sm_plan *p, const char *src)
+{
+    static const char *const a = "\ttmp = (char *) malloc(n);";
+    int n;
+    const char *hit = only_line(src, a, &n);
+    if (!hit) {
+        plan_fail(p, a, n, 1);
+        return;
+    }
+    plan_add(p, hit, strlen(a), "\ttmp = (char *) sm_pan_malloc(n);");
+}
+
 static void plan_bfs_pop(sm_plan *p, const char *src)
 {
     static const char *const a = "depth = trpt->o_tt;";
@@ -326,6 +341,7 @@ int sm_instrument(const char *src, const char *labels, const char *glue_path, ch
     plan_bfs_pop(&p, src);
     plan_store_state(&p, src);
     plan_exit(&p, src);
+    plan_malloc(&p, src);
     int rc = -1;
     sm_buf b = {0};
     if (!p.err) {

@@ -82,6 +82,8 @@ typedef struct {
     int ac2;            /* AC2(2) non-occurrence test (off with --no-ac2) */
     int color;          /* UTF-8 terminal: also print the Unicode form */
     double budget;      /* --budget N: history nodes per search (0 = no limit) */
+    int exact;          /* --exact-states: full state keys instead of fingerprints */
+    unsigned noprune;   /* --no-prune WHAT: CC_NOPRUNE_* bits */
     double start;       /* monotonic seconds at start */
 } smh_config;
 void smh_configure(const smh_config *c);

@@ -18,7 +18,7 @@ static uint32_t st[16];
 
 static void states(int n)
 {
-    G = cc_graph_new();
+    G = cc_graph_new(CC_G_MOVES);
     for (int i = 0; i < n; i++) {
         bool fresh;
         st[i] = cc_graph_state(G, &i, sizeof i, &fresh);

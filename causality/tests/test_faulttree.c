@@ -276,7 +276,7 @@ END_TEST
 /* root -A-> 1 -B-> violation; root -B-> 2 -A-> 3 (settled); 1 -claim-> 4 -claim-> BAD */
 START_TEST(witness_runs)
 {
-    cc_graph *g = cc_graph_new();
+    cc_graph *g = cc_graph_new(CC_G_MOVES);
     uint32_t s[5];
     for (int i = 0; i < 5; i++) {
         bool fresh;
