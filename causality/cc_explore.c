@@ -301,15 +301,26 @@ int cc_explore(cc_ctx *c)
     return rc;
 }
 
-/* Adds every bad trace whose multiset is exactly m (a minimal bad multiset). */
-static int orders_of(cc_ctx *c, sg_ms m)
+/* Whether multiset m is one of ms[0..k), or (sub) contained in one of them. */
+static bool among(const cc_ctx *c, sg_ms m, const sg_ms *ms, size_t k, bool sub)
+{
+    for (size_t i = 0; i < k; i++)
+        if (sub ? sg_ms_subseteq(c->sg, m, ms[i]) : m == ms[i])
+            return true;
+    return false;
+}
+
+/* Adds every bad trace whose multiset is exactly one of ms[0..k) (the minimal bad
+ * multisets): one search confined to their sub-multisets, so the region of short
+ * histories they share is walked once, not once per multiset. */
+static int orders_of(cc_ctx *c, const sg_ms *ms, size_t k)
 {
     cc_walk w = {.c = c};
     int rc = push(&w, &w.cur, c->g->root, 0);
     for (size_t i = 0; !rc && i < w.cur.n; i++) {
         uint32_t s = w.cur.s[i], h = w.cur.h[i];
         if (cc_bad(c, s)) {
-            if (sg_multiset(c->sg, h) == m)
+            if (among(c, sg_multiset(c->sg, h), ms, k, false))
                 rc = add(c, h, true);
             continue;
         }
@@ -318,11 +329,11 @@ static int orders_of(cc_ctx *c, sg_ms m)
         for (uint32_t e = cc_first(c->g, s); e != CC_NONE && !rc; e = cc_next(c->g, e)) {
             uint32_t ev = c->g->ev[e] & CC_EV_MASK;
             uint32_t t = c->g->to[e] == CC_BAD ? c->sink : c->g->to[e];
-            uint32_t k = ev == CC_SILENT ? h : sg_child(c->sg, h, ev - 1);
-            if (k == SG_INVALID)
+            uint32_t kid = ev == CC_SILENT ? h : sg_child(c->sg, h, ev - 1);
+            if (kid == SG_INVALID)
                 rc = -1;
-            else if (sg_ms_subseteq(c->sg, sg_multiset(c->sg, k), m))
-                rc = push(&w, &w.cur, t, k);
+            else if (among(c, sg_multiset(c->sg, kid), ms, k, true))
+                rc = push(&w, &w.cur, t, kid);
         }
     }
     sg_map_free(&w.seen);
@@ -331,7 +342,8 @@ static int orders_of(cc_ctx *c, sg_ms m)
     return rc;
 }
 
-/* All orders of the minimal bad multisets that have a red representative. */
+/* All orders of the minimal bad multisets that have a red representative.  A
+ * multiset of one event has one order, its red trace itself. */
 static int cc_orders(cc_ctx *c)
 {
     const sg_node *reds;
@@ -342,16 +354,11 @@ static int cc_orders(cc_ctx *c)
     size_t k = 0;
     for (size_t i = 0; i < n; i++) {
         sg_ms m = sg_multiset(c->sg, reds[i]);
-        bool dup = false;
-        for (size_t j = 0; j < k && !dup; j++)
-            dup = ms[j] == m;
-        if (!dup)
+        if (sg_ms_size(c->sg, m) > 1 && !among(c, m, ms, k, false))
             ms[k++] = m;
     }
-    int rc = 0;
     /* Without merging the exploration kept every order itself. */
-    for (size_t i = 0; i < k && !rc && !c->r->truncated && !(c->o->noprune & CC_NOPRUNE_MERGE); i++)
-        rc = orders_of(c, ms[i]);
+    int rc = k && !c->r->truncated && !(c->o->noprune & CC_NOPRUNE_MERGE) ? orders_of(c, ms, k) : 0;
     free(ms);
     return rc;
 }

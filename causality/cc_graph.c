@@ -35,7 +35,7 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <stdio.h>
+#include <sys/mman.h>
 
 #define PENDING (1u << 31)
 #define NO_MOVE UINT32_MAX
@@ -119,10 +119,25 @@ static void slot_put(uint64_t *slot, size_t cap, uint64_t fp0, uint64_t tag_id)
     slot[2 * j + 1] = tag_id;
 }
 
+/* Lookups hit the table at random, one per move pan makes; a large table would
+ * miss the TLB on nearly every one, so it asks for transparent huge pages. */
+static uint64_t *slot_alloc(size_t cap)
+{
+    size_t bytes = 2 * cap * sizeof(uint64_t), huge = (size_t)2 << 20;
+    if (bytes < huge)
+        return calloc(2 * cap, sizeof(uint64_t));
+    uint64_t *s = aligned_alloc(huge, bytes);
+    if (s) {
+        madvise(s, bytes, MADV_HUGEPAGE);
+        memset(s, 0, bytes);
+    }
+    return s;
+}
+
 static int grow_slots(cc_graph *g)
 {
     size_t cap = g->slot_cap ? 2 * g->slot_cap : 4096;
-    uint64_t *s = calloc(2 * cap, sizeof *s);
+    uint64_t *s = slot_alloc(cap);
     if (!s)
         return -1;
     for (size_t j = 0; j < g->slot_cap; j++)
