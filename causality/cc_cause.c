@@ -186,9 +186,18 @@ static int place_red(cc_ctx *c, groups *gs, sg_node node, size_t nevents)
     if (!sigma)
         return -1;
     sg_trace(c->sg, node, sigma);
-    cc_ac22 a;
+    cc_ac22 a = {0};
     cc_occ *occ = occurrences(sigma, n, nevents);
-    if (!occ || cc_ac22_search(c, sigma, n, nevents, c->o->ac2, &a)) {
+    if (occ && cc_ac22_search(c, sigma, n, nevents, c->o->ac2, &a)) {
+        /* Out of memory in the non-occurrence search: keep the cause without its
+         * non-occurrences, marked incomplete, rather than lose every cause. */
+        cc_ac22_free(&a);
+        a.incomplete = true;
+        a.gaps = bit_alloc((int)(nevents * (n + 1)));
+        c->r->oom = true;
+    }
+    if (!occ || !a.gaps) {
+        cc_ac22_free(&a);
         free(occ);
         free(sigma);
         return -1;

@@ -375,8 +375,12 @@ cc_result *cc_analyse(cc_graph *g, size_t nevents, const cc_options *o)
     cc_ctx c = {.g = g, .o = o, .r = r};
     c.budget = o->search_budget ? o->search_budget : SIZE_MAX;
     c.sg = sg_new();
-    int rc = !c.sg || cc_derive(&c) || cc_explore(&c) || cc_orders(&c) || cc_assemble(&c, nevents);
-    if (rc)
+    /* Out of memory while exploring still yields the causes found so far: their
+     * traces are final when added (README "Method"); the report says incomplete. */
+    int rc = !c.sg || cc_derive(&c);
+    if (!rc && (cc_explore(&c) || cc_orders(&c)))
+        r->oom = true;
+    if (rc || cc_assemble(&c, nevents))
         r->oom = true;
     if (c.sg) {
         for (int k = 0; k < SG_NCOLOURS; k++)

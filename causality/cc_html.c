@@ -360,7 +360,9 @@ static int put_html(FILE *f, const void *arg)
     if (!in->run->complete) {
         fputs("<p class=\"incomplete\">INCOMPLETE: ", f);
         esc(f, in->run->why_incomplete);
-        fputs(". Causes may miss non-occurrences, fail AC3 (minimality) or be missing.</p>", f);
+        fputs(". Causes may miss or wrongly add non-occurrences, fail AC3 (minimality) or be "
+              "missing.</p>",
+              f);
     }
     fprintf(f, "<h2>Causes (%zu)</h2>\n", in->r->ncauses);
     if (!in->r->hazard)

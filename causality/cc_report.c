@@ -135,10 +135,11 @@ int cc_report_text(FILE *f, const cc_result *r, const char *const *names, size_t
     fprintf(f, "\npancause: causality checking (%s, AC2(2) %s) of %s\n", run->search,
             run->ac2 ? "on" : "off", run->model ? run->model : "the model");
     if (!run->complete)
-        fprintf(f,
-                "  INCOMPLETE: %s.\n  Causes below may miss non-occurrences, fail AC3 "
-                "(minimality) or be missing.\n",
-                run->why_incomplete);
+        fprintf(
+            f,
+            "  INCOMPLETE: %s.\n  Causes below may miss or wrongly add non-occurrences, fail AC3 "
+            "(minimality) or be missing.\n",
+            run->why_incomplete);
     if (!r->hazard) {
         fputs("  the hazard is not reachable: no bad execution, nothing to explain.\n", f);
     } else {
