@@ -28,7 +28,7 @@
 
 typedef struct cc_graph cc_graph;
 
-/* CC_G_EXACT: identify states by their full key instead of a 128-bit fingerprint.
+/* CC_G_EXACT: identify states by their full key instead of a 96-bit fingerprint.
  * CC_G_MOVES: keep pan's move (process slot, transition id) per edge, for trails. */
 enum { CC_G_EXACT = 1, CC_G_MOVES = 2 };
 

@@ -254,6 +254,7 @@ static int reopen(cc_graph *g, uint32_t s)
     while (!(g->ev[b + n - 1] & CC_EV_LAST))
         n++;
     g->first[s] = CC_NONE;
+    g->ndead += n;
     for (uint32_t i = 0; i < n; i++)
         if (pend(g, s, g->to[b + i], g->ev[b + i] & ~CC_EV_LAST, g->mv ? g->mv[b + i] : NO_MOVE))
             return -1;
@@ -352,7 +353,7 @@ size_t cc_graph_states(const cc_graph *g)
 
 size_t cc_graph_edges(const cc_graph *g)
 {
-    return g->nedges;
+    return g->nedges - g->ndead;
 }
 
 size_t cc_graph_bytes(const cc_graph *g)

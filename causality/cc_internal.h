@@ -32,6 +32,7 @@ struct cc_graph {
     uint32_t *to, *ev; /* edges, one block per state */
     uint32_t *mv;      /* CC_G_MOVES: pan's move per edge (pr << 24 | tid) */
     size_t nedges, ecap;
+    size_t ndead;         /* edges of blocks left behind by reopened states */
     struct cc_pend *pool; /* moves of open states */
     size_t npool, pcap;
     uint32_t pfree;

@@ -44,7 +44,7 @@ static const char *const HELP =
     "  --budget N    stop each history search after N nodes and report the result\n"
     "                as incomplete (default 5000000; 0 = no limit)\n"
     "  --exact-states  identify recorded states by their full state vector instead\n"
-    "                of a 128-bit fingerprint (more memory; no collision risk)\n"
+    "                of a 96-bit fingerprint (more memory; no collision risk)\n"
     "  --no-prune WHAT  switch a pruning of the history search off, to check that\n"
     "                it keeps the causes: superset, dominance, merge, or all\n"
     "                (repeatable; unpruned searches may need a larger --budget)\n"

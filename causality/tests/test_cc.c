@@ -5,6 +5,7 @@
  * evaluator against their witnesses.
  */
 #include "causality.h"
+#include "cc_internal.h" /* white-box: the graph's edge blocks */
 
 #include <check.h>
 #include <stdlib.h>
@@ -277,6 +278,76 @@ START_TEST(reports)
 }
 END_TEST
 
+/* The event ids of s's edge block, in order. */
+static size_t block(const cc_graph *g, uint32_t s, uint32_t *ev)
+{
+    size_t n = 0;
+    for (uint32_t e = cc_first(g, s); e != CC_NONE; e = cc_next(g, e))
+        ev[n++] = g->ev[e] & CC_EV_MASK;
+    return n;
+}
+
+/* Moves added interleaved across states, some states closed early, one reopened:
+ * every state's block holds its moves in the order they were added. */
+START_TEST(graph_blocks)
+{
+    cc_graph *g = cc_graph_new(CC_G_MOVES);
+    uint32_t s[4], ev[8];
+    for (int i = 0; i < 4; i++) {
+        bool fresh;
+        s[i] = cc_graph_state(g, &i, sizeof i, &fresh);
+    }
+    ck_assert_int_eq(cc_graph_edge(g, s[0], s[1], 1, false), 0);
+    ck_assert_int_eq(cc_graph_edge(g, s[1], s[2], 2, false), 0);
+    ck_assert_int_eq(cc_graph_edge(g, s[0], s[2], 3, false), 0);
+    ck_assert_int_eq(cc_graph_close(g, s[1]), 0);
+    ck_assert_int_eq(cc_graph_move(g, s[0], CC_BAD, 4, true, 3, 77), 0);
+    ck_assert_int_eq(cc_graph_close(g, s[0]), 0);
+    ck_assert_int_eq(cc_graph_edge(g, s[2], s[0], 5, false), 0);
+    ck_assert_int_eq(cc_graph_edge(g, s[0], s[3], 6, false), 0); /* reopens s0 */
+    ck_assert_int_eq(cc_graph_seal(g), 0);
+    ck_assert_uint_eq(cc_graph_edges(g), 6);
+    ck_assert_uint_eq(block(g, s[0], ev), 4);
+    ck_assert(ev[0] == 1 && ev[1] == 3 && ev[2] == 4 && ev[3] == 6);
+    ck_assert_uint_eq(block(g, s[1], ev), 1);
+    ck_assert_uint_eq(ev[0], 2);
+    ck_assert_uint_eq(block(g, s[2], ev), 1);
+    ck_assert_uint_eq(block(g, s[3], ev), 0);
+    uint32_t e = cc_first(g, s[0]) + 2; /* the claim's move into the violation */
+    ck_assert_uint_eq(g->to[e], CC_BAD);
+    ck_assert(g->ev[e] & CC_EV_CLAIM);
+    int pr, tid;
+    cc_graph_step(g, e, &pr, &tid);
+    ck_assert(pr == 3 && tid == 77);
+    cc_graph_step(g, cc_first(g, s[1]), &pr, &tid);
+    ck_assert(pr == -1 && tid == -1);
+    cc_graph_free(g);
+}
+END_TEST
+
+/* Fingerprinted and exact interning give the same ids, through table growth. */
+START_TEST(graph_fingerprints)
+{
+    cc_graph *f = cc_graph_new(0), *x = cc_graph_new(CC_G_EXACT);
+    enum { N = 200000 };
+    for (int round = 0; round < 2; round++)
+        for (uint32_t i = 0; i < N; i++) {
+            uint32_t key[13] = {0}; /* a 52-byte vector differing in one word or two */
+            key[i % 13] = i;
+            key[(i * 7) % 13] ^= i >> 3;
+            bool ff, fx;
+            uint32_t a = cc_graph_state(f, key, sizeof key, &ff);
+            uint32_t b = cc_graph_state(x, key, sizeof key, &fx);
+            ck_assert_uint_eq(a, b);
+            ck_assert(ff == fx);
+            ck_assert(ff == (round == 0) || a < i); /* keys may repeat in round 0 */
+        }
+    ck_assert_uint_eq(cc_graph_states(f), cc_graph_states(x));
+    cc_graph_free(f);
+    cc_graph_free(x);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("causality");
@@ -290,6 +361,8 @@ int main(void)
     tcase_add_test(t, cycles_terminate);
     tcase_add_test(t, occurrences);
     tcase_add_test(t, reports);
+    tcase_add_test(t, graph_blocks);
+    tcase_add_test(t, graph_fingerprints);
     suite_add_tcase(s, t);
     SRunner *r = srunner_create(s);
     srunner_run_all(r, CK_NORMAL);
