@@ -25,6 +25,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* The reverse of every edge that does not end in CC_BAD, as CSR arrays: the
  * predecessors of state t are src[start[t] .. start[t + 1]), ev[] their event words. */
@@ -209,6 +210,19 @@ static int add(cc_ctx *c, uint32_t node, bool bad)
     return sg_add(c->sg, node, bad) == SG_NONE ? -1 : 0;
 }
 
+/* The process's resident memory now (Linux /proc), 0 when unknown. */
+static double resident_mb(void)
+{
+    FILE *f = fopen("/proc/self/statm", "r");
+    unsigned long size = 0, rss = 0;
+    if (f) {
+        if (fscanf(f, "%lu %lu", &size, &rss) != 2)
+            rss = 0;
+        fclose(f);
+    }
+    return (double)rss * (double)sysconf(_SC_PAGESIZE) / (1 << 20);
+}
+
 /* Counts one explored history node; false when the budget is spent.  Long
  * analyses print a progress line every 2^20 nodes, like pan's own during its
  * search: nodes, trace length reached, subset graph size, red traces so far. */
@@ -220,10 +234,9 @@ static bool tick(cc_ctx *c, size_t level)
     }
     if (c->o->progress && !(c->r->explored & ((1u << 20) - 1)))
         fprintf(c->o->progress,
-                "pancause: history nodes %zu, trace length %zu, subset graph nodes %zu, red %zu, "
-                "subset graph %.1f MB\n",
-                c->r->explored, level, sg_nodes(c->sg), sg_count(c->sg, SG_RED),
-                (double)sg_bytes(c->sg) / (1 << 20));
+                "pancause: history nodes %zu, trace length %zu, subset graph nodes %zu, causes "
+                "(red traces) so far %zu, memory %.1f MB\n",
+                c->r->explored, level, sg_nodes(c->sg), sg_count(c->sg, SG_RED), resident_mb());
     return true;
 }
 
