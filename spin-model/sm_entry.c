@@ -42,7 +42,8 @@ static const char *const HELP =
     "                comments): into the fault tree and the HTML report, which\n"
     "                computes the hazard's probability from the minimal cut sets\n"
     "  --budget N    stop each history search after N nodes and report the result\n"
-    "                as incomplete (default 5000000; 0 = no limit)\n"
+    "                as incomplete (default: 5000000 or 4 per recorded state,\n"
+    "                whichever is more; 0 = no limit)\n"
     "  --exact-states  identify recorded states by their full state vector instead\n"
     "                of a 96-bit fingerprint (more memory; no collision risk)\n"
     "  --no-prune WHAT  switch a pruning of the history search off, to check that\n"
@@ -56,10 +57,6 @@ static const char *const HELP =
     "(trail writing), -r -g -S -P (replay; -C file replays a trail columnated as in\n"
     "stock pan).\n"
     "Build: `spin -a model.pml && make pan` (DFS) or `make pan BFS=1` (BFS).\n";
-
-/* About 1.3 GB of history structures (some 250 bytes a node); a run that needs more
- * says so (INCOMPLETE) instead of exhausting the machine. */
-#define SM_DEFAULT_BUDGET 5e6
 
 static int noprune_option(smh_config *cfg, const char *what)
 {
@@ -189,8 +186,7 @@ int sm_main(int argc, char **argv, int (*stock_main)(int, char **),
 {
     if (!causality_requested(argc, argv))
         return stock_main(argc, argv);
-    smh_config cfg = {
-        .ac2 = 1, .color = utf8_terminal(), .start = now_seconds(), .budget = SM_DEFAULT_BUDGET};
+    smh_config cfg = {.ac2 = 1, .color = utf8_terminal(), .start = now_seconds(), .budget = -1};
     char **av = calloc((size_t)argc + 2, sizeof *av);
     if (!av) {
         fprintf(stderr, "pan: out of memory\n");

@@ -646,6 +646,14 @@ static void release(void)
     free(H.hazard);
 }
 
+static size_t budget(void)
+{
+    if (H.cfg.budget >= 0)
+        return (size_t)H.cfg.budget; /* 0: no limit */
+    double b = SMH_BUDGET_PER_STATE * (double)cc_graph_states(H.g);
+    return (size_t)(b > SMH_BUDGET_MIN ? b : SMH_BUDGET_MIN);
+}
+
 void smh_exit(int *status)
 {
     if (!H.g) {
@@ -667,7 +675,7 @@ void smh_exit(int *status)
         names[k] = event_name(k);
     cc_options o = {.ac2 = H.cfg.ac2,
                     .noprune = H.cfg.noprune,
-                    .search_budget = H.cfg.budget > 0 ? (size_t)H.cfg.budget : 0,
+                    .search_budget = budget(),
                     .progress = stdout,
                     .names = (const char *const *)names};
     cc_result *r = names ? cc_analyse(H.g, H.nev, &o) : NULL;

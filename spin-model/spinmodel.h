@@ -81,12 +81,20 @@ typedef struct {
     const char *prob;   /* --probabilities FILE, or NULL */
     int ac2;            /* AC2(2) non-occurrence test (off with --no-ac2) */
     int color;          /* UTF-8 terminal: also print the Unicode form */
-    double budget;      /* --budget N: history nodes per search (0 = no limit) */
+    double budget;      /* --budget N: history nodes per search (0 = no limit, -1 = the
+                           default, SMH_BUDGET_MIN or SMH_BUDGET_PER_STATE per state) */
     int exact;          /* --exact-states: full state keys instead of fingerprints */
     unsigned noprune;   /* --no-prune WHAT: CC_NOPRUNE_* bits */
     double start;       /* monotonic seconds at start */
 } smh_config;
 void smh_configure(const smh_config *c);
+
+/* The default history budget: enough for the airbag family at 10^7 states (about 2
+ * history nodes per recorded state) with room to spare, while a history explosion
+ * (BEEM bakery.1: millions of nodes over 1,485 states) still ends, INCOMPLETE, before
+ * it exhausts the machine.  A node costs some 40 bytes at the peak. */
+#define SMH_BUDGET_MIN       5e6
+#define SMH_BUDGET_PER_STATE 4
 
 /* ./pan's main: dispatches to stock pan or to causality checking (-C). */
 int sm_main(int argc, char **argv, int (*stock_main)(int, char **),
