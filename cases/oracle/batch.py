@@ -8,13 +8,22 @@ For the models gen.py writes for seeds SEED0 .. SEED0+N-1: run the oracle
 (``make -f ROOT/Makefile pan`` and ``... pan BFS=1``, PAN_CFLAGS=-O0), run
 ``./pan -w19 -C --json out.json`` and ``./pan -w19 -C --no-ac2 --json out2.json`` with
 each, and compare the four results canonically with the oracle's
-(compare.py).  A mismatching model is kept in DIR/seedN/ (default
+(compare.py).  Then the DFS pan again with each pruning of the history
+search switched off (``--no-prune superset``, ``dominance``, ``merge``,
+``all``, and ``all --no-ac2``; see NOPRUNE_RUNS for the budgets): each
+result must equal both the oracle's and the pruned run's.  An unpruned run
+that stops at its budget is skipped, not failed.  ORACLE_PRUNE_EVERY=K
+(default 1) does the unpruned runs only for seeds divisible by K.
+
+A mismatching model is kept in DIR/seedN/ (default
 $TMPDIR/oracle-failures) with the oracle's and pan's JSON and a repro.sh.
-Prints a diff per failing model and finally the single line
+Prints a diff per failing model, a line counting the unpruned runs
+(compared, skipped at their budget), and finally the single line
 "N passed, M failed"; exit status 1 on any failure.
 """
 
 import argparse
+import collections
 import concurrent.futures
 import json
 import os
@@ -42,6 +51,36 @@ RUNS = [("ac2", "", "out.json"), ("noac2", " --no-ac2", "out2.json")]
 # the search exhaustive (no bitstate).
 PAN_OPTS = "-w19"
 
+# The DFS pan once more per pruning switched off: (name, pan options, the run
+# of RUNS whose oracle and pruned results it must equal).  Unpruned searches
+# of cyclic models do not end (superset/dominance off: the multisets grow
+# along event cycles), so each has a budget of history nodes; pan then says
+# "incomplete" and the run is skipped.  Finished runs of the generated models
+# need at most about 11,000 nodes.  --no-prune dominance (merging still on)
+# costs time quadratic in the nodes explored (pan compares each new history
+# with every one kept at its state: 200,000 nodes ~1 s, 2,000,000 ~250 s), so
+# it gets a tenth of the budget.
+PRUNE_BUDGET = 2000000
+NOPRUNE_RUNS = [
+    ("np-superset", "--no-prune superset --budget %d" % PRUNE_BUDGET, "ac2"),
+    ("np-dominance", "--no-prune dominance --budget %d" % (PRUNE_BUDGET // 10), "ac2"),
+    ("np-merge", "--no-prune merge --budget %d" % PRUNE_BUDGET, "ac2"),
+    ("np-all", "--no-prune all --budget %d" % PRUNE_BUDGET, "ac2"),
+    ("np-all-noac2", "--no-prune all --no-ac2 --budget %d" % PRUNE_BUDGET, "noac2"),
+]
+
+
+def prune_every():
+    """ORACLE_PRUNE_EVERY=K: the unpruned runs only for seeds divisible by K."""
+    v = os.environ.get("ORACLE_PRUNE_EVERY", "1")
+    try:
+        k = int(v)
+    except ValueError:
+        k = 0
+    if k < 1:
+        raise SystemExit("ORACLE_PRUNE_EVERY must be a positive integer, not %r" % v)
+    return k
+
 
 def sh(cmd, cwd, timeout=PAN_TIMEOUT):
     try:
@@ -56,17 +95,31 @@ def build_cmd(extra):
     return "spin -a model.pml && make -s -f %s/Makefile pan%s PAN_CFLAGS=-O0" % (ROOT, extra)
 
 
-def one(seed, keep):
-    """Returns (seed, list of report lines); [] = passed."""
+def one(seed, keep, every=1):
+    """Returns (seed, list of report lines, number of unpruned runs compared,
+    names of the unpruned runs skipped at their budget); [] = passed."""
     try:
-        return _one(seed, keep)
+        return _one(seed, keep, every)
     except Exception as e:  # an oracle or generator crash is a failure too
         import traceback
         return seed, ["oracle side crashed: %r" % (e,)] + [
-            "  " + l for l in traceback.format_exc().splitlines()]
+            "  " + l for l in traceback.format_exc().splitlines()], 0, []
 
 
-def _one(seed, keep):
+def load_json(path):
+    """(parsed JSON, None) or (None, why not)."""
+    try:
+        with open(path) as f:
+            return json.load(f), None
+    except (OSError, ValueError) as e:
+        return None, str(e)
+
+
+def budget_hit(got):
+    return got.get("complete") is False and "budget" in (got.get("incomplete_reason") or "")
+
+
+def _one(seed, keep, every):
     if isinstance(seed, str):  # a given model file
         with open(seed) as f:
             text = f.read()
@@ -81,6 +134,7 @@ def _one(seed, keep):
     work = tempfile.mkdtemp(prefix="oracle-")
     report = []
     pan_json = {}
+    compared, skipped = 0, []
     try:
         for bname, bflag in BUILDS:
             d = os.path.join(work, bname)
@@ -98,11 +152,9 @@ def _one(seed, keep):
                     report.append("  %s %s: ./pan -w19 -C%s exited %d: %s"
                                   % (bname, rname, rflag, rc, out.strip()[-600:]))
                     continue
-                try:
-                    with open(jp) as f:
-                        got = json.load(f)
-                except ValueError as e:
-                    report.append("  %s %s: unreadable JSON: %s" % (bname, rname, e))
+                got, err = load_json(jp)
+                if got is None:
+                    report.append("  %s %s: unreadable JSON: %s" % (bname, rname, err))
                     continue
                 pan_json[(bname, rname)] = got
                 lines = diff(canon(expected[rname]), canon(got))
@@ -111,6 +163,10 @@ def _one(seed, keep):
                 if lines:
                     report.append("  %s %s (./pan -w19 -C%s):" % (bname, rname, rflag))
                     report.extend("  " + l for l in lines)
+            if bname == "dfs" and (not isinstance(seed, int) or seed % every == 0):
+                nc, ns = unpruned(d, expected, pan_json, report)
+                compared += nc
+                skipped += ns
         if report:
             dst = os.path.join(keep, "seed%d" % seed if isinstance(seed, int)
                                else os.path.basename(seed).replace(".pml", ""))
@@ -128,16 +184,51 @@ def _one(seed, keep):
                 genenv = "".join("%s=%s " % (k, v) for k, v in sorted(os.environ.items())
                                  if k.startswith("ORACLE_GEN_"))
                 r = REPRO % {"root": ROOT, "oracle": HERE, "genenv": genenv,
-                             "seed": seed if isinstance(seed, int) else 0}
+                             "seed": seed if isinstance(seed, int) else 0,
+                             "noprune_runs": REPRO_NOPRUNE_RUNS,
+                             "noprune_compare": REPRO_NOPRUNE_COMPARE % {"oracle": HERE}}
                 if not isinstance(seed, int):
                     r = "\n".join(l for l in r.splitlines() if "gen.py" not in l) + "\n"
                 f.write(r)
             with open(os.path.join(dst, "report.txt"), "w") as f:
                 f.write("\n".join(report) + "\n")
             report.insert(0, "model kept in %s (sh %s/repro.sh)" % (dst, dst))
-        return seed, report
+        return seed, report, compared, skipped
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+def unpruned(d, expected, pan_json, report):
+    """The NOPRUNE_RUNS in the DFS build's directory d, each compared with the
+    oracle and with the pruned run; returns (number compared, names of those
+    skipped at their budget)."""
+    compared, skipped = 0, []
+    for name, opts, base in NOPRUNE_RUNS:
+        cmd = "./pan %s -C %s --json %s.json" % (PAN_OPTS, opts, name)
+        rc, out = sh(cmd, d)
+        got, err = load_json(os.path.join(d, name + ".json"))
+        if rc != 0 or got is None:
+            why = out.strip() if rc != 0 else "unreadable JSON: %s" % err
+            report.append("  dfs %s: %s exited %d: %s" % (name, cmd, rc, why[-600:]))
+            continue
+        pan_json[("dfs", name)] = got
+        if budget_hit(got):
+            skipped.append(name)
+            continue
+        compared += 1
+        mine = canon(got)
+        against = [("the oracle", "oracle", expected[base])]
+        if ("dfs", base) in pan_json:  # else the pruned run's failure is reported
+            against.append(("the pruned run", "pruned", pan_json[("dfs", base)]))
+        for what, short, other in against:
+            lines = diff(canon(other), mine, names=(short, name))
+            if got.get("complete") is False:
+                lines.insert(0, "  (pan says the search is incomplete: %s)"
+                             % got.get("incomplete_reason"))
+            if lines:
+                report.append("  dfs %s vs %s (%s):" % (name, what, cmd))
+                report.extend("  " + l for l in lines)
+    return compared, skipped
 
 
 REPRO = """#!/bin/sh
@@ -154,7 +245,19 @@ for b in dfs bfs; do
   python3 %(oracle)s/compare.py oracle.ac2.json $b/out.json
   python3 %(oracle)s/compare.py oracle.noac2.json $b/out2.json
 done
-"""
+# The DFS pan with each pruning of the history search switched off: its causes
+# must equal the oracle's and the pruned run's (unless pan says the search hit
+# its --budget: "complete": false).
+(cd dfs && %(noprune_runs)s)
+%(noprune_compare)s"""
+
+REPRO_NOPRUNE_RUNS = " ;\n  ".join(
+    "./pan %s -C %s --json %s.json" % (PAN_OPTS, opts, name) for name, opts, _ in NOPRUNE_RUNS)
+REPRO_NOPRUNE_COMPARE = "".join(
+    "python3 %%(oracle)s/compare.py oracle.%s.json dfs/%s.json\n"
+    "python3 %%(oracle)s/compare.py dfs/%s dfs/%s.json\n"
+    % (base, name, "out.json" if base == "ac2" else "out2.json", name)
+    for name, _, base in NOPRUNE_RUNS)
 
 
 def main(argv):
@@ -167,6 +270,7 @@ def main(argv):
     ap.add_argument("seed", type=int, nargs="?", default=1)
     a = ap.parse_args(argv[1:])
     files = [os.path.abspath(p) for p in a.files]
+    every = prune_every()
     # Build the library once, serially: the per-model `make pan` must only link.
     rc, out = sh("make -s -f %s/Makefile lib" % ROOT, ROOT, timeout=600)
     if rc != 0:
@@ -174,11 +278,15 @@ def main(argv):
         print("0 passed, %d failed" % a.n)
         return 1
     t0 = time.time()
-    passed = failed = 0
+    passed = failed = compared = 0
+    skipped = collections.Counter()
     with concurrent.futures.ProcessPoolExecutor(max_workers=a.jobs) as ex:
-        futs = [ex.submit(one, s, a.keep) for s in files + list(range(a.seed, a.seed + a.n))]
+        futs = [ex.submit(one, s, a.keep, every)
+                for s in files + list(range(a.seed, a.seed + a.n))]
         for fut in futs:
-            seed, report = fut.result()
+            seed, report, nc, ns = fut.result()
+            compared += nc
+            skipped.update(ns)
             if report:
                 failed += 1
                 print("FAIL %s %s: %s" % ("seed" if isinstance(seed, int) else "model",
@@ -189,6 +297,11 @@ def main(argv):
             else:
                 passed += 1
     print("(%.0f s, %d jobs)" % (time.time() - t0, a.jobs), file=sys.stderr)
+    print("unpruned runs (--no-prune, DFS%s): %d compared, %d skipped (budget)%s"
+          % (", seeds divisible by %d" % every if every > 1 else "", compared,
+             sum(skipped.values()),
+             "".join("%s%s %d" % (", " if i else ": ", n, skipped[n])
+                     for i, n in enumerate(sorted(skipped)))))
     print("%d passed, %d failed" % (passed, failed))
     return 1 if failed else 0
 
