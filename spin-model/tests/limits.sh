@@ -11,10 +11,10 @@ fails=0
 check() { # check NAME CONDITION-RESULT
     if [ "$2" = 0 ]; then echo "ok   $1"; else echo "FAIL $1"; fails=$((fails + 1)); fi
 }
-# run NAME VMEM_KB ARGS...: ./pan -C under ulimit -v; sets rc, out, json
+# run VMEM_KB ARGS...: ./pan -C under ulimit -v; sets rc, writes out.txt, out.json
 run() {
-    local name=$1 vmem=$2
-    shift 2
+    local vmem=$1
+    shift
     rm -f out.json
     (ulimit -v "$vmem" && exec ./pan -C --json out.json "$@") >out.txt 2>err.txt
     rc=$?
@@ -37,13 +37,13 @@ cp "$ROOT/cases/airbag/airbag.pml" .
 spin -a airbag.pml >/dev/null && make -s -f "$ROOT/Makefile" pan >/dev/null || exit 1
 expected=$(grep -c . "$ROOT/cases/airbag/expected")
 
-run "depth limit" 4000000 -w20 -m30
+run 4000000 -w20 -m30
 sane "depth limit -m30"
 grep -q "INCOMPLETE: the search depth limit" out.txt
 check "depth limit -m30: says why it is incomplete" $?
 
 for mb in 20 28 36 44 52; do
-    run "memory $mb MB" $((mb * 1024)) -w20 -m100000
+    run $((mb * 1024)) -w20 -m100000
     sane "pan under ulimit -v ${mb} MB"
     n=$(grep -cE '^  [0-9]+\. ' out.txt)
     grep -q "INCOMPLETE" out.txt || [ "$n" -ge 5 ]
@@ -53,11 +53,11 @@ done
 mkdir "$W/bakery" && cd "$W/bakery" || exit 1
 cp "$ROOT/spin-model/tests/fixtures/bakery.1.pml" .
 spin -a bakery.1.pml >/dev/null && make -s -f "$ROOT/Makefile" pan >/dev/null || exit 1
-run "analysis out of memory" 300000 -m100000 --budget 0
+run 300000 -m100000 --budget 0
 sane "bakery.1, analysis under ulimit -v 300 MB"
 grep -q "INCOMPLETE: out of memory" out.txt
 check "bakery.1: the analysis ran out of memory and says so" $?
-run "budget" 4000000 -m100000 --budget 100000
+run 4000000 -m100000 --budget 100000
 sane "bakery.1 --budget 100000"
 grep -q "INCOMPLETE: the history search hit its budget" out.txt
 check "bakery.1 --budget: says the budget ended it" $?
