@@ -37,6 +37,10 @@ void cc_graph_free(cc_graph *g);
 /* Interns a state by its key bytes.  *fresh tells whether it is new.  Returns
  * CC_BAD when out of memory. */
 uint32_t cc_graph_state(cc_graph *g, const void *key, size_t len, bool *fresh);
+/* A new state without a key: its identity is kept by the caller (pan's own hash
+ * table entry holds the id, sm_glue.c.inc), so it is never looked up here.  Returns
+ * CC_BAD when out of memory. */
+uint32_t cc_graph_new_state(cc_graph *g);
 void cc_graph_set_root(cc_graph *g, uint32_t s);
 /* A move from -> to (to may be CC_BAD: the move itself violates).  claim marks a
  * move of the never claim.  Returns -1 when out of memory. */

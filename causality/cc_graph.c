@@ -10,7 +10,9 @@
  * The graph sits beside pan's own state table, so it is kept small (README "Method",
  * "Memory"):
  *   - States are identified by a 96-bit fingerprint of the bytes pan hands over
- *     (state vector plus search mode), not by a second copy of the vector.  Two
+ *     (state vector plus search mode), not by a second copy of the vector.  States
+ *     that pan itself stores carry their id in pan's hash table entry instead and
+ *     are not in this table at all (cc_graph_new_state).  Two
  *     distinct states collide with probability about n^2 / 2^97 (3e-15 at 2 x 10^7
  *     recorded states).  CC_G_EXACT keeps the full keys instead, for those who want
  *     no risk at all.
@@ -27,8 +29,8 @@
  * Invariants: state ids are dense from 0; first[s] is CC_NONE, a block index, or
  * PENDING | pool index of the newest pending move; an edge's target is a state id or
  * CC_BAD; event ids fit in 28 bits (the top bits of the event word are flags); the
- * fingerprint table is at most 3/4 full and a state's slot is found from its first
- * fingerprint word by linear probing.
+ * fingerprint table holds the nkeys keyed states, is at most 3/4 full, and a state's
+ * slot is found from its first fingerprint word by linear probing.
  */
 #include "causality.h"
 #include "cc_internal.h"
@@ -65,6 +67,7 @@ void cc_graph_free(cc_graph *g)
     if (!g)
         return;
     sg_intern_free(&g->states);
+    free(g->key_id);
     free(g->slot);
     free(g->first);
     free(g->flags);
@@ -192,22 +195,37 @@ uint32_t cc_graph_state(cc_graph *g, const void *key, size_t len, bool *fresh)
     if ((g->n == g->cap && grow_states(g)) || g->n >= PENDING - 1)
         return CC_BAD;
     if (g->gflags & CC_G_EXACT) {
-        uint32_t id = sg_intern_put(&g->states, key, len, fresh);
-        if (id >= CC_BAD - 1) /* SG_INVALID: out of memory */
+        void *p = cc_room(g->key_id, &g->key_cap, g->nkeys, sizeof *g->key_id, 4096);
+        if (!p)
             return CC_BAD;
-        return *fresh ? fresh_state(g) : id;
+        g->key_id = p;
+        uint32_t k = sg_intern_put(&g->states, key, len, fresh);
+        if (k >= CC_BAD - 1) /* SG_INVALID: out of memory */
+            return CC_BAD;
+        if (!*fresh)
+            return g->key_id[k];
+        g->nkeys++;
+        return g->key_id[k] = fresh_state(g);
     }
     uint64_t fp[2];
     fingerprint(key, len, fp);
     uint32_t id = fp_find(g, fp);
     if (id != CC_NONE)
         return id;
-    if (4 * (g->n + 1) > 3 * g->slot_cap && grow_slots(g))
+    if (4 * (g->nkeys + 1) > 3 * g->slot_cap && grow_slots(g))
         return CC_BAD;
     id = fresh_state(g);
+    g->nkeys++;
     slot_put(g->slot, g->slot_cap, fp[0], (fp[1] & TAG) | ((uint64_t)id + 1));
     *fresh = true;
     return id;
+}
+
+uint32_t cc_graph_new_state(cc_graph *g)
+{
+    if ((g->n == g->cap && grow_states(g)) || g->n >= PENDING - 1)
+        return CC_BAD;
+    return fresh_state(g);
 }
 
 void cc_graph_set_root(cc_graph *g, uint32_t s)
@@ -359,6 +377,6 @@ size_t cc_graph_edges(const cc_graph *g)
 size_t cc_graph_bytes(const cc_graph *g)
 {
     size_t per_edge = 8 + (g->mv ? 4 : 0);
-    return sg_intern_bytes(&g->states) + g->n * (4 + 1) + g->slot_cap * 16 + g->nedges * per_edge +
-           g->pcap * sizeof(cc_pend);
+    return sg_intern_bytes(&g->states) + g->key_cap * 4 + g->n * (4 + 1) + g->slot_cap * 16 +
+           g->nedges * per_edge + g->pcap * sizeof(cc_pend);
 }

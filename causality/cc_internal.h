@@ -22,9 +22,11 @@
 enum { CC_S_BAD = 1, CC_S_EXPANDED = 2, CC_S_DOOM = 4 };
 
 struct cc_graph {
-    unsigned gflags;  /* CC_G_EXACT, CC_G_MOVES */
-    sg_intern states; /* CC_G_EXACT: state keys to dense ids */
-    uint64_t *slot;   /* otherwise: fingerprint table, two words a slot (cc_graph.c) */
+    unsigned gflags;       /* CC_G_EXACT, CC_G_MOVES */
+    sg_intern states;      /* CC_G_EXACT: state keys to dense key numbers */
+    uint32_t *key_id;      /* CC_G_EXACT: key number -> state id */
+    size_t nkeys, key_cap; /* keyed states (the others come from cc_graph_new_state) */
+    uint64_t *slot;        /* otherwise: fingerprint table, two words a slot (cc_graph.c) */
     size_t slot_cap;
     uint32_t *first; /* per state: its block of edges (see cc_graph.c) */
     uint8_t *flags;

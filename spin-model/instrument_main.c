@@ -1,12 +1,13 @@
 /*
  * instrument_main.c - pancause-instrument: `make pan`'s source transformation step.
  *
- *   pancause-instrument pan.c labels.txt glue-path out.c
+ *   pancause-instrument pan.c pan.h labels.txt glue-path out.c out.h
  *
- * Reads SPIN's generated pan.c and the `spin -d` output of the same model and writes
- * the instrumented copy (see sm_instrument.c).  Nothing is written when an anchor
- * does not match: the out file is created under a temporary name and renamed only
- * when complete.
+ * Reads SPIN's generated pan.c and pan.h and the `spin -d` output of the same model
+ * and writes the instrumented copies (see sm_instrument.c); out.h must be named
+ * pan_cause.h and sit beside out.c, which includes it.  Nothing is written when an
+ * anchor does not match: each out file is created under a temporary name and renamed
+ * only when complete.
  */
 #include "spinmodel.h"
 
@@ -66,34 +67,44 @@ static int write_atomically(const char *path, const char *text)
     return rc;
 }
 
+static char *read_or_say(const char *path)
+{
+    char *s = slurp(path);
+    if (!s)
+        fprintf(stderr, "pancause: cannot read %s: %s\n", path, strerror(errno));
+    return s;
+}
+
 int main(int argc, char **argv)
 {
-    if (argc != 5) {
-        fprintf(stderr, "usage: pancause-instrument pan.c labels.txt glue-path out.c\n");
+    if (argc != 7) {
+        fprintf(stderr,
+                "usage: pancause-instrument pan.c pan.h labels.txt glue-path out.c out.h\n");
         return 2;
     }
-    char *src = slurp(argv[1]);
-    if (!src) {
-        fprintf(stderr, "pancause: cannot read %s: %s\n", argv[1], strerror(errno));
-        return 1;
-    }
-    char *labels = slurp(argv[2]);
-    if (!labels) {
-        fprintf(stderr, "pancause: cannot read %s: %s\n", argv[2], strerror(errno));
-        free(src);
-        return 1;
-    }
-    char *out = NULL, *err = NULL;
-    int rc = sm_instrument(src, labels, argv[3], &out, &err);
-    if (rc) {
-        fprintf(stderr, "pancause: %s: %s\n", argv[1], err);
-    } else if (write_atomically(argv[4], out)) {
-        fprintf(stderr, "pancause: cannot write %s: %s\n", argv[4], strerror(errno));
-        rc = 1;
+    char *src = read_or_say(argv[1]), *hdr = src ? read_or_say(argv[2]) : NULL;
+    char *labels = hdr ? read_or_say(argv[3]) : NULL;
+    char *out = NULL, *out_h = NULL, *err = NULL;
+    int rc = 1;
+    if (labels) {
+        const char *what = argv[1];
+        rc = sm_instrument(src, labels, argv[4], &out, &err);
+        if (!rc) {
+            what = argv[2];
+            rc = sm_instrument_header(hdr, &out_h, &err);
+        }
+        if (rc)
+            fprintf(stderr, "pancause: %s: %s\n", what, err);
+        else if (write_atomically(argv[6], out_h) || write_atomically(argv[5], out)) {
+            fprintf(stderr, "pancause: cannot write %s: %s\n", argv[5], strerror(errno));
+            rc = 1;
+        }
     }
     free(out);
+    free(out_h);
     free(err);
     free(src);
+    free(hdr);
     free(labels);
     return rc ? 1 : 0;
 }

@@ -4,7 +4,7 @@
 # Builds ./pan in the current directory from SPIN's generated pan.c:
 #   1. checks that pan.c is SPIN's and that its model source is here;
 #   2. asks SPIN for the model's labels (`spin -d`), the events;
-#   3. instruments a copy of pan.c (pancause-instrument: checked anchors);
+#   3. instruments copies of pan.c and pan.h (pancause-instrument: checked anchors);
 #   4. compiles pan.c untouched (stock pan, main renamed) and the instrumented copy
 #      with -DNOREDUCE (causality needs every interleaving);
 #   5. renames every global symbol of the instrumented object (objcopy) except the
@@ -45,7 +45,9 @@ if grep -qE "$spin_errors" "$W/labels.txt" "$W/spin-d.err"; then
     grep -hE "$spin_errors" "$W/labels.txt" "$W/spin-d.err" | head -5 >&2
     fail "SPIN reports errors in $model (above); fix them and run 'spin -a $model' again."
 fi
-"$INSTRUMENT" pan.c "$W/labels.txt" "$ROOT/spin-model/sm_glue.c.inc" "$W/pan_cause.c"
+rm -f "$W/pan_cause.c" "$W/pan_cause.h"
+"$INSTRUMENT" pan.c pan.h "$W/labels.txt" "$ROOT/spin-model/sm_glue.c.inc" "$W/pan_cause.c" \
+    "$W/pan_cause.h"
 
 if [ "$CAUSAL_ONLY" = 1 ]; then
     printf '#include <stdio.h>\nint pan_stock_main(int c, char **v)\n{\n    (void)c;\n    (void)v;\n    fputs("pan: built with CAUSAL_ONLY=1: only -C works; rebuild with make pan\\n", stderr);\n    return 2;\n}\n' >"$W/pan_stock.c"

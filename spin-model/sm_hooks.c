@@ -263,12 +263,8 @@ static bool enter(uint32_t id, int truncated)
     return !cc_graph_expand(H.g, id);
 }
 
-void smh_dfs_down(long depth, const void *vec, int len, unsigned mode, int truncated)
+static void dfs_enter(long depth, uint32_t id, int truncated)
 {
-    if (H.oom || !H.g || depth < 0)
-        return;
-    bool fresh;
-    uint32_t id = intern(vec, len, mode, &fresh);
     if (id == CC_BAD || !grow_stack((size_t)depth + 1)) {
         oom();
         return;
@@ -286,6 +282,26 @@ void smh_dfs_down(long depth, const void *vec, int len, unsigned mode, int trunc
     H.rec[depth] = enter(id, truncated);
     H.cur_rec = H.rec[depth];
     H.open_top = depth;
+}
+
+void smh_dfs_down(long depth, const void *vec, int len, unsigned mode, int truncated)
+{
+    if (H.oom || !H.g || depth < 0)
+        return;
+    bool fresh;
+    dfs_enter(depth, intern(vec, len, mode, &fresh), truncated);
+}
+
+uint32_t smh_new_state(void)
+{
+    return H.oom || !H.g ? CC_BAD : cc_graph_new_state(H.g);
+}
+
+void smh_dfs_down_id(long depth, uint32_t id)
+{
+    if (H.oom || !H.g || depth < 0)
+        return;
+    dfs_enter(depth, id, 0);
 }
 
 void smh_bfs_pop(const void *vec, int len, unsigned mode, int truncated)

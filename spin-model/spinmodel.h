@@ -13,6 +13,7 @@
 #define SPINMODEL_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* ---- source transformation (used by the pancause-instrument program) ---- */
 
@@ -22,6 +23,9 @@
  * which anchor did not match. */
 int sm_instrument(const char *pan_c, const char *labels, const char *glue_path, char **out,
                   char **err);
+/* Instruments pan.h into the pan_cause.h that the instrumented pan.c includes: pan's
+ * hash table entry gets two words for the recorded state.  Same contract. */
+int sm_instrument_header(const char *pan_h, char **out, char **err);
 
 /* ---- event labels (from `spin -d`) ---- */
 
@@ -54,6 +58,10 @@ int smh_tried(int m);
 /* DFS: the search entered the state at depth (vector vec of len bytes, mode = pan's
  * search mode bits that change the successor set). */
 void smh_dfs_down(long depth, const void *vec, int len, unsigned mode, int truncated);
+/* The same for a state whose identity pan's own hash table keeps: id is what
+ * smh_new_state() returned when pan first stored it (UINT32_MAX: out of memory). */
+void smh_dfs_down_id(long depth, uint32_t id);
+uint32_t smh_new_state(void);
 /* BFS: a state was taken from the queue; successors of one move are stored. */
 void smh_bfs_pop(const void *vec, int len, unsigned mode, int truncated);
 void smh_bfs_group_begin(const void *vec, int len);

@@ -348,6 +348,33 @@ START_TEST(graph_fingerprints)
 }
 END_TEST
 
+/* Keyless states (pan's hash table keeps their identity) interleave with keyed ones:
+ * ids stay dense and keys keep mapping to their own state, in both key modes. */
+START_TEST(graph_keyless_states)
+{
+    for (int exact = 0; exact < 2; exact++) {
+        cc_graph *g = cc_graph_new(exact ? CC_G_EXACT : 0);
+        enum { N = 20000 };
+        static uint32_t keyed[N];
+        for (uint32_t i = 0; i < N; i++) {
+            uint32_t free_id = cc_graph_new_state(g);
+            ck_assert_uint_eq(free_id, 2 * i);
+            bool fresh;
+            keyed[i] = cc_graph_state(g, &i, sizeof i, &fresh);
+            ck_assert(fresh);
+            ck_assert_uint_eq(keyed[i], 2 * i + 1);
+        }
+        for (uint32_t i = 0; i < N; i++) {
+            bool fresh;
+            ck_assert_uint_eq(cc_graph_state(g, &i, sizeof i, &fresh), keyed[i]);
+            ck_assert(!fresh);
+        }
+        ck_assert_uint_eq(cc_graph_states(g), 2 * N);
+        cc_graph_free(g);
+    }
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("causality");
@@ -363,6 +390,7 @@ int main(void)
     tcase_add_test(t, reports);
     tcase_add_test(t, graph_blocks);
     tcase_add_test(t, graph_fingerprints);
+    tcase_add_test(t, graph_keyless_states);
     suite_add_tcase(s, t);
     SRunner *r = srunner_create(s);
     srunner_run_all(r, CK_NORMAL);

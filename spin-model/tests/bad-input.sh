@@ -38,6 +38,13 @@ sed -i 's/^Down:$/Down_moved:/' pan.c
 expect "pan.c of another shape" 2 "anchor 'Down:' found 0 times" mk
 [ ! -e pan ] || { echo "FAIL: a pan was built from a pan.c of the wrong shape"; fails=$((fails + 1)); }
 
+mkdir "$W/shape-h" && cd "$W/shape-h" || exit 1
+cp "$ROOT/cases/railway/railway.pml" . && spin -a railway.pml >/dev/null
+sed -i 's/^struct H_el {$/struct H_el { \/\* edited \*\//' pan.h
+expect "pan.h of another shape" 2 "pan.h does not have the shape" mk
+[ ! -e pan ] && [ ! -e .pancause/pan_cause.c ] ||
+    { echo "FAIL: something was built from a pan.h of the wrong shape"; fails=$((fails + 1)); }
+
 mkdir "$W/badlabel" && cd "$W/badlabel" || exit 1
 printf 'bool g, f;\nactive proctype P() {\n  if\n  :: Gc: g = true\n  :: Gf: f = true\n  fi\n}\nltl h { [] !f }\n' >m.pml
 spin -a m.pml >/dev/null
