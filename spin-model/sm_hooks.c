@@ -434,7 +434,7 @@ void smh_error(const char *msg)
 {
     if (H.oom || !H.g)
         return;
-    if (strstr(msg, "depth limit")) {
+    if (strncmp(msg, "depth limit", 11) == 0) { /* pan's "depth limit reached" */
         H.truncated = true;
         return;
     }
