@@ -44,7 +44,7 @@ typedef struct {
     sg_map slot;     /* (pos << 32 | q) -> slot id */
     sg_map seen;     /* (state << 32 | slot) -> 1, for Q != {} */
     bitstr_t *seen0; /* Q = {}: bit pos * nstates + state; most nodes have no extras */
-    bitstr_t *fin;   /* bit pos * nstates + state: sigma[pos..] can still end well */
+    bitstr_t *fin;   /* row pos (row_bytes each), bit state: sigma[pos..] can still end well */
     size_t nstates;
     sg_map domhead; /* (state << 32 | pos) -> first list entry */
     uint32_t *dq, *dnext;
@@ -108,9 +108,15 @@ static uint32_t q_extend(qsearch *w, uint32_t q, uint32_t e, uint32_t gap)
     return sg_map_put(&w->qkids, key, k) ? SG_INVALID : k;
 }
 
+/* The rows of fin are whole bytes, so that the shared last row is one memcpy. */
+static size_t row_bytes(const cc_ctx *c)
+{
+    return (c->g->n + 1 + 7) / 8;
+}
+
 static int push(qsearch *w, qqueue *to, uint32_t s, uint32_t pos, uint32_t q)
 {
-    if (w->fin && !bit_test(w->fin, pos * w->nstates + s))
+    if (w->fin && !bit_test(w->fin + pos * row_bytes(w->c), s))
         return 0;
     if (!q && w->seen0) {
         size_t bit = pos * w->nstates + s;
@@ -226,44 +232,81 @@ static int visit(qsearch *w, qnode x, bool extras, cc_ac22 *out)
     return 0;
 }
 
-/* fin: from which states can the rest of sigma, sigma[pos..], still be matched by a
- * run that ends settled?  Backwards per pos, over every edge (any event may be an
- * extra, which only over-approximates).  A node outside fin can reach no solution
- * and no ambiguity, so push() drops it: most of the graph, for a sigma whose last
- * event makes the hazard inevitable. */
-static int finishable(qsearch *w)
+/* Marks, in the row `row` of bits, every state that reaches one of work[0..k)
+ * (already marked) backwards over any edge, skipping bad states. */
+static void close_row(const cc_ctx *c, bitstr_t *row, uint32_t *work, size_t k)
 {
-    const cc_ctx *c = w->c;
-    const cc_graph *g = c->g;
-    size_t N = w->nstates;
-    uint32_t *work = malloc(N * sizeof *work);
-    if (!work)
-        return -1;
-    for (size_t pos = w->n + 1; pos-- > 0;) {
-        size_t k = 0, base = pos * N;
-        for (uint32_t s = 0; s < g->n; s++) {
-            if (cc_bad(c, s))
-                continue;
-            bool seed = pos == w->n && cc_settled(c, s);
-            for (uint32_t e = cc_first(g, s); pos < w->n && !seed && e != CC_NONE;
-                 e = cc_next(g, e))
-                seed = (g->ev[e] & CC_EV_MASK) == w->sigma[pos] + 1 && g->to[e] != CC_BAD &&
-                       !cc_bad(c, g->to[e]) && bit_test(w->fin, base + N + g->to[e]);
-            if (seed) {
-                bit_set(w->fin, base + s);
+    while (k) {
+        uint32_t t = work[--k];
+        for (uint32_t i = c->rev.start[t]; i < c->rev.start[t + 1]; i++) {
+            uint32_t s = c->rev.src[i];
+            if (!bit_test(row, s) && !cc_bad(c, s)) {
+                bit_set(row, s);
                 work[k++] = s;
             }
         }
-        while (k) {
-            uint32_t t = work[--k];
-            for (uint32_t i = c->rev.start[t]; i < c->rev.start[t + 1]; i++) {
-                uint32_t s = c->rev.src[i];
-                if (!cc_bad(c, s) && !bit_test(w->fin, base + s)) {
-                    bit_set(w->fin, base + s);
-                    work[k++] = s;
+    }
+}
+
+int cc_ac22_prepare(cc_ctx *c)
+{
+    size_t N = c->g->n + 1, k = 0;
+    if (c->fin_end || N > (size_t)1 << 30)
+        return 0;
+    uint32_t *work = malloc(N * sizeof *work);
+    c->fin_end = calloc(row_bytes(c), 1);
+    if (!work || !c->fin_end) {
+        free(work);
+        free(c->fin_end);
+        c->fin_end = NULL;
+        return -1;
+    }
+    for (uint32_t s = 0; s < c->g->n; s++)
+        if (cc_settled(c, s)) {
+            bit_set(c->fin_end, s);
+            work[k++] = s;
+        }
+    close_row(c, c->fin_end, work, k);
+    free(work);
+    return 0;
+}
+
+/* fin: from which states can the rest of sigma, sigma[pos..], still be matched by a
+ * run that ends settled?  Backwards per pos over every edge (any event may be an
+ * extra, which only over-approximates).  A node outside fin can reach no solution
+ * and no ambiguity, so push() drops it: most of the graph, for a sigma whose last
+ * event makes the hazard inevitable.  Row n is the same for every sigma (computed
+ * once, cc_ac22_prepare); row pos is seeded by the sigma[pos] moves into row
+ * pos + 1, found over the reverse edges of row pos + 1's states.  An empty row
+ * leaves every earlier row empty: then the search ends at the root at once. */
+static int finishable(qsearch *w)
+{
+    const cc_ctx *c = w->c;
+    size_t R = row_bytes(c), N = c->g->n + 1;
+    uint32_t *work = malloc(N * sizeof *work);
+    if (!work)
+        return -1;
+    memcpy(w->fin + w->n * R, c->fin_end, R);
+    for (size_t pos = w->n; pos-- > 0;) {
+        bitstr_t *row = w->fin + pos * R;
+        const bitstr_t *next = row + R;
+        uint32_t want = w->sigma[pos] + 1;
+        size_t k = 0;
+        for (size_t b = 0; b < R; b++) {
+            for (unsigned bits = next[b]; bits; bits &= bits - 1) {
+                uint32_t t = (uint32_t)(8 * b + (size_t)__builtin_ctz(bits));
+                for (uint32_t i = c->rev.start[t]; i < c->rev.start[t + 1]; i++) {
+                    uint32_t s = c->rev.src[i];
+                    if ((c->rev.ev[i] & CC_EV_MASK) == want && !bit_test(row, s) && !cc_bad(c, s)) {
+                        bit_set(row, s);
+                        work[k++] = s;
+                    }
                 }
             }
         }
+        if (!k)
+            break;
+        close_row(c, row, work, k);
     }
     free(work);
     return 0;
@@ -279,9 +322,10 @@ static int init(qsearch *w)
     /* The visited set of Q = {} as a bitmap while it stays small (128 MB); the hash
      * map takes over beyond that. */
     w->nstates = w->c->g->n + 1;
-    if ((w->n + 1) * w->nstates <= (size_t)1 << 30) {
+    if (w->c->fin_end && (w->n + 1) * w->nstates <= (size_t)1 << 30) {
         int bits = (int)((w->n + 1) * w->nstates);
-        if (!(w->seen0 = bit_alloc(bits)) || !(w->fin = bit_alloc(bits)) || finishable(w))
+        w->fin = calloc((w->n + 1) * row_bytes(w->c), 1);
+        if (!(w->seen0 = bit_alloc(bits)) || !w->fin || finishable(w))
             return -1;
     }
     w->q[0] = (qrec){0, 0, 0, 0};

@@ -365,6 +365,8 @@ int cc_assemble(cc_ctx *c, size_t nevents)
     /* place_red adds black nodes, which may move the list: copy it first */
     sg_node *copy = malloc((nred ? nred : 1) * sizeof *copy);
     int rc = copy ? 0 : -1;
+    if (nred)
+        (void)cc_ac22_prepare(c); /* without it (no memory) the searches only lack fin */
     if (copy && nred)
         memcpy(copy, reds, nred * sizeof *copy);
     for (size_t i = 0; i < nred && !rc; i++)

@@ -405,6 +405,7 @@ cc_result *cc_analyse(cc_graph *g, size_t nevents, const cc_options *o)
     }
     sg_free(c.sg);
     free(c.sf);
+    free(c.fin_end);
     cc_rev_free(&c.rev);
     return r;
 }

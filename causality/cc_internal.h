@@ -81,6 +81,10 @@ typedef struct {
     uint8_t *sf;   /* derived per-state flags: CC_S_BAD after claim closure, CC_S_DOOM */
     uint32_t sink; /* pseudo-state for "the last move violated" */
     cc_rev rev;    /* every edge not into CC_BAD, reversed */
+    /* Bit s: a settled state is reachable from s without passing a bad state (the
+     * last row of every AC2(2) search's fin, cc_ac22.c), computed once by
+     * cc_assemble; NULL before or when too large. */
+    bitstr_t *fin_end;
     sg_graph *sg;
     cc_result *r;
 } cc_ctx;
@@ -113,5 +117,7 @@ int cc_ac22_search(const cc_ctx *c, const uint32_t *sigma, size_t n, size_t neve
 void cc_ac22_free(cc_ac22 *a);
 
 int cc_assemble(cc_ctx *c, size_t nevents);
+/* Computes c->fin_end; -1 when out of memory. */
+int cc_ac22_prepare(cc_ctx *c);
 
 #endif
