@@ -345,8 +345,8 @@ static int orders_of(cc_ctx *c, const sg_ms *ms, size_t k)
             uint32_t kid = ev == CC_SILENT ? h : sg_child(c->sg, h, ev - 1);
             if (kid == SG_INVALID)
                 rc = -1;
-            else if (among(c, sg_multiset(c->sg, kid), ms, k, true))
-                rc = push(&w, &w.cur, t, kid);
+            else if (ev == CC_SILENT || among(c, sg_multiset(c->sg, kid), ms, k, true))
+                rc = push(&w, &w.cur, t, kid); /* a silent move keeps h's multiset */
         }
     }
     sg_map_free(&w.seen);

@@ -84,7 +84,7 @@ void cc_graph_free(cc_graph *g)
  * step (xor a word, multiply by an odd constant, xorshift) is a bijection of the lane,
  * so keys that differ in one word never collide; the final avalanche spreads the
  * bits for the slot index and tag. */
-static void fingerprint(const void *key, size_t n, uint64_t out[2])
+void cc_fingerprint(const void *key, size_t n, uint64_t out[2])
 {
     const uint8_t *p = key;
     uint64_t a = 0x9e3779b97f4a7c15ULL ^ n, b = 0xd6e8feb86659fd93ULL ^ (n << 17);
@@ -208,7 +208,7 @@ uint32_t cc_graph_state(cc_graph *g, const void *key, size_t len, bool *fresh)
         return g->key_id[k] = fresh_state(g);
     }
     uint64_t fp[2];
-    fingerprint(key, len, fp);
+    cc_fingerprint(key, len, fp);
     uint32_t id = fp_find(g, fp);
     if (id != CC_NONE)
         return id;

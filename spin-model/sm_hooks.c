@@ -30,6 +30,13 @@ typedef struct {
     int pid;
 } sm_event;
 
+/* A state reached by a claim move, for smh_dfs_down_claim's sibling check. */
+typedef struct {
+    uint64_t fp[2];
+    uint32_t id;
+} sm_sib;
+#define SM_SIBS 4
+
 typedef struct {
     bool active;
     uint32_t src, event;
@@ -53,6 +60,10 @@ static struct {
     cc_graph *g;
     uint32_t *stack; /* DFS: state id at each depth */
     bool *rec;       /* DFS: moves from this depth are recorded */
+    bool *keyless;   /* DFS: the state at this depth came through smh_dfs_down_id */
+    sm_sib *sib;     /* DFS: [depth * SM_SIBS + k] the states the parent at depth - 1
+                        reached by its claim moves so far (smh_dfs_down_claim) */
+    uint8_t *nsib;
     size_t stack_cap;
     long open_top; /* DFS: deepest depth whose state may still be open */
     sm_move try_, last;
@@ -173,19 +184,27 @@ void smh_begin(int search, int flags, const char *const *procnames, const sm_lab
     index_labels();
 }
 
-static uint32_t intern(const void *vec, int len, unsigned mode, bool *fresh)
+/* H.key = the state's key: its vector and mode.  false when out of memory. */
+static bool intern_key(const void *vec, int len, unsigned mode)
 {
     size_t need = (size_t)len + sizeof mode;
     if (need > H.key_cap) {
         uint8_t *k = realloc(H.key, need);
         if (!k)
-            return CC_BAD;
+            return false;
         H.key = k;
         H.key_cap = need;
     }
     memcpy(H.key, vec, (size_t)len);
     memcpy(H.key + len, &mode, sizeof mode);
-    return cc_graph_state(H.g, H.key, need, fresh);
+    return true;
+}
+
+static uint32_t intern(const void *vec, int len, unsigned mode, bool *fresh)
+{
+    if (!intern_key(vec, len, mode))
+        return CC_BAD;
+    return cc_graph_state(H.g, H.key, (size_t)len + sizeof mode, fresh);
 }
 
 void smh_trail_header(int claim_type, int merged)
@@ -246,7 +265,16 @@ static bool grow_stack(size_t need)
     bool *r = realloc(H.rec, cap * sizeof *r);
     if (r)
         H.rec = r;
-    if (!s || !r)
+    bool *k = realloc(H.keyless, cap * sizeof *k);
+    if (k)
+        H.keyless = k;
+    sm_sib *sb = realloc(H.sib, cap * SM_SIBS * sizeof *sb);
+    if (sb)
+        H.sib = sb;
+    uint8_t *ns = realloc(H.nsib, cap * sizeof *ns);
+    if (ns)
+        H.nsib = ns;
+    if (!s || !r || !k || !sb || !ns)
         return false;
     H.stack_cap = cap;
     return true;
@@ -263,9 +291,9 @@ static bool enter(uint32_t id, int truncated)
     return !cc_graph_expand(H.g, id);
 }
 
-static void dfs_enter(long depth, uint32_t id, int truncated)
+static void dfs_enter(long depth, uint32_t id, int truncated, bool keyless)
 {
-    if (id == CC_BAD || !grow_stack((size_t)depth + 1)) {
+    if (id == CC_BAD || !grow_stack((size_t)depth + 2)) {
         oom();
         return;
     }
@@ -279,6 +307,8 @@ static void dfs_enter(long depth, uint32_t id, int truncated)
     else if (H.last.recording)
         edge(H.last.src, id, &H.last);
     H.stack[depth] = id;
+    H.keyless[depth] = keyless;
+    H.nsib[depth + 1] = 0;
     H.rec[depth] = enter(id, truncated);
     H.cur_rec = H.rec[depth];
     H.open_top = depth;
@@ -289,7 +319,7 @@ void smh_dfs_down(long depth, const void *vec, int len, unsigned mode, int trunc
     if (H.oom || !H.g || depth < 0)
         return;
     bool fresh;
-    dfs_enter(depth, intern(vec, len, mode, &fresh), truncated);
+    dfs_enter(depth, intern(vec, len, mode, &fresh), truncated, false);
 }
 
 uint32_t smh_new_state(void)
@@ -301,7 +331,44 @@ void smh_dfs_down_id(long depth, uint32_t id)
 {
     if (H.oom || !H.g || depth < 0)
         return;
-    dfs_enter(depth, id, 0);
+    dfs_enter(depth, id, 0, true);
+}
+
+void smh_dfs_down_claim(long depth, const void *vec, int len, unsigned mode)
+{
+    if (H.oom || !H.g || depth <= 0)
+        return;
+    /* A claim's moves from one state mostly lead to different claim states; when two
+     * lead to the same state (pan goes on after a claim move that violates), it is
+     * one node.  Only siblings are compared: no table, no cache miss. */
+    bool fresh;
+    if (H.cfg.exact) { /* no fingerprints at all */
+        dfs_enter(depth, intern(vec, len, mode, &fresh), 0, false);
+        return;
+    }
+    uint64_t fp[2];
+    size_t need = (size_t)len + sizeof mode;
+    if (!intern_key(vec, len, mode)) {
+        oom();
+        return;
+    }
+    cc_fingerprint(H.key, need, fp);
+    sm_sib *sib = H.sib + (size_t)depth * SM_SIBS;
+    uint8_t *n = &H.nsib[depth];
+    for (unsigned k = 0; k < *n; k++)
+        if (sib[k].fp[0] == fp[0] && sib[k].fp[1] == fp[1]) {
+            dfs_enter(depth, sib[k].id, 0, true);
+            return;
+        }
+    uint32_t id = cc_graph_new_state(H.g);
+    if (id != CC_BAD && *n < SM_SIBS)
+        sib[(*n)++] = (sm_sib){{fp[0], fp[1]}, id};
+    dfs_enter(depth, id, 0, true);
+}
+
+bool smh_dfs_keyless(long depth)
+{
+    return depth >= 0 && (size_t)depth < H.stack_cap && H.keyless[depth];
 }
 
 void smh_bfs_pop(const void *vec, int len, unsigned mode, int truncated)

@@ -12,6 +12,7 @@
 #ifndef SPINMODEL_H
 #define SPINMODEL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -62,6 +63,12 @@ void smh_dfs_down(long depth, const void *vec, int len, unsigned mode, int trunc
  * smh_new_state() returned when pan first stored it (UINT32_MAX: out of memory). */
 void smh_dfs_down_id(long depth, uint32_t id);
 uint32_t smh_new_state(void);
+/* Whether the state pan entered at depth came through smh_dfs_down_id. */
+bool smh_dfs_keyless(long depth);
+/* DFS: pan entered, after a claim move of the keyless state at depth - 1, a state it
+ * does not store (and so explores in full on every visit): a keyless node too, one
+ * per distinct state among that parent's claim moves. */
+void smh_dfs_down_claim(long depth, const void *vec, int len, unsigned mode);
 /* BFS: a state was taken from the queue; successors of one move are stored. */
 void smh_bfs_pop(const void *vec, int len, unsigned mode, int truncated);
 void smh_bfs_group_begin(const void *vec, int len);
