@@ -376,7 +376,13 @@ void smh_bfs_pop(const void *vec, int len, unsigned mode, int truncated)
     if (H.oom || !H.g)
         return;
     bool fresh;
-    uint32_t id = intern(vec, len, mode, &fresh);
+    smh_bfs_pop_id(intern(vec, len, mode, &fresh), truncated);
+}
+
+void smh_bfs_pop_id(uint32_t id, int truncated)
+{
+    if (H.oom || !H.g)
+        return;
     if (id == CC_BAD) {
         oom();
         return;
@@ -471,7 +477,13 @@ void smh_bfs_store(const void *vec, int len, unsigned mode)
     if (H.oom || !H.g || !H.in_group)
         return;
     bool fresh;
-    uint32_t id = intern(vec, len, mode, &fresh);
+    smh_bfs_store_id(intern(vec, len, mode, &fresh));
+}
+
+void smh_bfs_store_id(uint32_t id)
+{
+    if (H.oom || !H.g || !H.in_group)
+        return;
     if (id == CC_BAD) {
         oom();
         return;

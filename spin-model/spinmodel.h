@@ -73,6 +73,9 @@ void smh_dfs_down_claim(long depth, const void *vec, int len, unsigned mode);
 void smh_bfs_pop(const void *vec, int len, unsigned mode, int truncated);
 void smh_bfs_group_begin(const void *vec, int len);
 void smh_bfs_store(const void *vec, int len, unsigned mode);
+/* The same for states whose id pan's hash table entry or queue frame keeps. */
+void smh_bfs_pop_id(uint32_t id, int truncated);
+void smh_bfs_store_id(uint32_t id);
 void smh_bfs_group_end(void);
 /* BFS: the never claim's move with transition id tid is tried inside store_state. */
 void smh_claim_try(int tid);
