@@ -8,8 +8,8 @@
 #   CC1  ./pan -C --no-ac2
 #   CC2  ./pan -C
 # all with the same -m and -w.  Prints the median wall time and peak resident
-# memory of RUNS runs (default 5) and the ratios to MC.  Not a test: the machine is
-# shared, so read medians and ratios, not single numbers.
+# memory of RUNS runs (default 5, taken round robin) and the ratios to MC.  Not a
+# test: the machine is shared, so read medians and ratios, not single numbers.
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 RUNS=${1:-5}
@@ -21,17 +21,14 @@ trap 'rm -rf "$W"' EXIT
 
 median() { sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 
-measure() { # measure DIR CMD...: prints "median_seconds median_MB" over RUNS runs
-    local dir=$1
-    shift
-    : >"$W/t" && : >"$W/m"
-    for _ in $(seq "$RUNS"); do
-        (cd "$dir" && /usr/bin/time -f "%e %M" -o "$W/one" "$@" >/dev/null 2>&1) || true
-        read -r s kb <"$W/one"
-        echo "$s" >>"$W/t"
-        echo "$kb" >>"$W/m"
-    done
-    echo "$(median <"$W/t") $(awk '{print $1/1024}' "$W/m" | median)"
+# one DIR RUN CMD...: one timed run, appended to $W/RUN.t (seconds) and $W/RUN.m (KB)
+one() {
+    local dir=$1 run=$2
+    shift 2
+    (cd "$dir" && /usr/bin/time -f "%e %M" -o "$W/one" "$@" >/dev/null 2>&1) || true
+    read -r s kb <"$W/one"
+    echo "$s" >>"$W/$run.t"
+    echo "$kb" >>"$W/$run.m"
 }
 
 printf '%-8s %-4s %-4s %9s %9s %8s %8s\n' case srch run seconds MB time/MC mem/MC
@@ -44,14 +41,18 @@ for case in railway airbag; do
         [ $search = bfs ] && flag="-DBFS" bfs="BFS=1"
         (cd "$d" && spin -a "$case.pml" >/dev/null && gcc -O2 -w $flag -o mc pan.c &&
             make -s -f "$ROOT/Makefile" pan $bfs >/dev/null)
-        read -r mt mm < <(measure "$d" ./mc -c0 $PANOPTS)
+        rm -f "$W"/*.t "$W"/*.m
+        # Round robin: each run of MC is next to a run of the others, so that a busy
+        # moment of the shared machine hits all four alike.
+        for _ in $(seq "$RUNS"); do
+            one "$d" MC ./mc -c0 $PANOPTS
+            one "$d" PAN ./pan -c0 $PANOPTS
+            one "$d" CC1 ./pan -C --no-ac2 $PANOPTS
+            one "$d" CC2 ./pan -C $PANOPTS
+        done
+        mt=$(median <"$W/MC.t") mm=$(awk '{print $1/1024}' "$W/MC.m" | median)
         for run in MC PAN CC1 CC2; do
-            case $run in
-            MC) t=$mt m=$mm ;;
-            PAN) read -r t m < <(measure "$d" ./pan -c0 $PANOPTS) ;;
-            CC1) read -r t m < <(measure "$d" ./pan -C --no-ac2 $PANOPTS) ;;
-            CC2) read -r t m < <(measure "$d" ./pan -C $PANOPTS) ;;
-            esac
+            t=$(median <"$W/$run.t") m=$(awk '{print $1/1024}' "$W/$run.m" | median)
             printf '%-8s %-4s %-4s %9.2f %9.1f %8.2f %8.2f\n' "$case" "$search" "$run" "$t" "$m" \
                 "$(awk -v a="$t" -v b="$mt" 'BEGIN {print (b > 0 ? a / b : 0)}')" \
                 "$(awk -v a="$m" -v b="$mm" 'BEGIN {print (b > 0 ? a / b : 0)}')"
