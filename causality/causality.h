@@ -131,6 +131,8 @@ typedef struct {
     size_t explored;   /* (state, history) nodes explored */
     size_t bytes;      /* peak bytes of the analysis' own structures */
     bool hazard;       /* some run violates the property */
+    bool unreachable;  /* no violation is reachable in the recorded graph at all, so the
+                          histories (and good traces: good stays 0) were not enumerated */
     bool truncated;    /* a search hit its budget: results may be incomplete */
     bool oom;          /* out of memory during the analysis */
 } cc_result;

@@ -376,6 +376,40 @@ static int cc_orders(cc_ctx *c)
     return rc;
 }
 
+/* Whether some run from the root reaches a violation: a bad state or a violating
+ * move.  A forward search over the recorded graph; true when out of memory (then the
+ * analysis goes on as usual). */
+static bool violation_reachable(const cc_ctx *c)
+{
+    const cc_graph *g = c->g;
+    if (g->root == CC_BAD)
+        return false;
+    uint8_t *seen = calloc(g->n, 1);
+    uint32_t *work = malloc(g->n * sizeof *work);
+    bool found = !seen || !work;
+    size_t k = 0;
+    if (!found) {
+        seen[g->root] = 1;
+        work[k++] = g->root;
+    }
+    while (k && !found) {
+        uint32_t s = work[--k];
+        found = cc_bad(c, s);
+        for (uint32_t e = cc_first(g, s); e != CC_NONE && !found; e = cc_next(g, e)) {
+            uint32_t t = g->to[e];
+            if (t == CC_BAD)
+                found = true;
+            else if (!seen[t]) {
+                seen[t] = 1;
+                work[k++] = t;
+            }
+        }
+    }
+    free(seen);
+    free(work);
+    return found;
+}
+
 cc_result *cc_analyse(cc_graph *g, size_t nevents, const cc_options *o)
 {
     cc_result *r = calloc(1, sizeof *r);
@@ -391,7 +425,11 @@ cc_result *cc_analyse(cc_graph *g, size_t nevents, const cc_options *o)
     /* Out of memory while exploring still yields the causes found so far: their
      * traces are final when added (README "Method"); the report says incomplete. */
     int rc = !c.sg || cc_derive(&c);
-    if (!rc && (cc_explore(&c) || cc_orders(&c)))
+    if (!rc && !violation_reachable(&c)) {
+        /* Nothing to explain, and a model without a reachable hazard can have more
+         * good histories than any budget (BEEM's hanoi.1): do not enumerate them. */
+        r->unreachable = true;
+    } else if (!rc && (cc_explore(&c) || cc_orders(&c)))
         r->oom = true;
     if (rc || cc_assemble(&c, nevents))
         r->oom = true;

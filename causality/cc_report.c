@@ -166,7 +166,11 @@ int cc_report_text(FILE *f, const cc_result *r, const char *const *names, size_t
         put_trace(f, r->ambiguous[i].ev, r->ambiguous[i].n, names, " ");
         fputc('\n', f);
     }
-    fprintf(f, "  event types: %zu; traces: %zu bad, %zu good\n", nevents, r->bad, r->good);
+    if (r->unreachable)
+        fprintf(f, "  event types: %zu; traces: none enumerated (no violation is reachable)\n",
+                nevents);
+    else
+        fprintf(f, "  event types: %zu; traces: %zu bad, %zu good\n", nevents, r->bad, r->good);
     fputs("  subset graph:", f);
     for (int k = 1; k < 6; k++)
         fprintf(f, " %s %zu", colour_names[k], r->colours[k]);

@@ -219,6 +219,29 @@ START_TEST(cycles_terminate)
 }
 END_TEST
 
+/* No violation reachable from the root (one unreachable bad state): the histories
+ * are not enumerated at all; with the bad state reachable they are. */
+START_TEST(unreachable_hazard)
+{
+    states(4);
+    e(0, 1, A);
+    e(1, 0, B);
+    e(1, 1, C);
+    e(3, -1, A); /* state 3 is not reachable from the root 0 */
+    cc_result *r = run(true);
+    ck_assert(r->unreachable && !r->hazard);
+    ck_assert_uint_eq(r->explored, 0);
+    ck_assert_uint_eq(r->ncauses, 0);
+    cc_result_free(r);
+    e(1, 3, C);
+    r = run(true);
+    ck_assert(!r->unreachable && r->hazard);
+    ck_assert_uint_eq(r->ncauses, 1);
+    cc_result_free(r);
+    cc_graph_free(G);
+}
+END_TEST
+
 /* Repeated occurrences: A twice is needed. */
 START_TEST(occurrences)
 {
@@ -387,6 +410,7 @@ int main(void)
     tcase_add_test(t, uncaused);
     tcase_add_test(t, cycles_terminate);
     tcase_add_test(t, occurrences);
+    tcase_add_test(t, unreachable_hazard);
     tcase_add_test(t, reports);
     tcase_add_test(t, graph_blocks);
     tcase_add_test(t, graph_fingerprints);
