@@ -14,6 +14,8 @@
 typedef struct {
     sg_intern keys; /* a multiset's key: its (event, count) pairs, sorted by event */
     uint32_t *size; /* per multiset: total count */
+    uint64_t *lane; /* per multiset: 8 byte lanes, lane e % 8 = count of those events
+                       (saturating at 127): a cheap necessary test for inclusion */
     size_t size_cap;
     sg_map step; /* (ms << 32 | event) -> ms */
 } sg_msstore;

@@ -9,7 +9,8 @@
  * inclusion is a merge of two sorted pair arrays.  The pairs are the multiset's key
  * in an interning table (sg_intern.c).
  * Invariants: id 0 is the empty multiset; pairs of one multiset are sorted by event
- * with counts >= 1.
+ * with counts >= 1; lane[m] byte k is min(127, total count of m's events e with
+ * e % 8 == k).
  */
 #include "sg_internal.h"
 
@@ -26,12 +27,22 @@ static sg_ms intern(sg_msstore *s, const uint32_t *p, uint32_t n, uint32_t size)
     if (id >= s->size_cap) {
         size_t cap = s->size_cap ? 2 * s->size_cap : 256;
         uint32_t *v = realloc(s->size, cap * sizeof *v);
-        if (!v)
+        if (v)
+            s->size = v;
+        uint64_t *l = realloc(s->lane, cap * sizeof *l);
+        if (l)
+            s->lane = l;
+        if (!v || !l)
             return SG_INVALID;
-        s->size = v;
         s->size_cap = cap;
     }
     s->size[id] = size;
+    uint8_t lane[8] = {0};
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t c = lane[p[2 * i] % 8] + p[2 * i + 1];
+        lane[p[2 * i] % 8] = (uint8_t)(c > 127 ? 127 : c);
+    }
+    memcpy(&s->lane[id], lane, sizeof lane);
     return id;
 }
 
@@ -45,6 +56,7 @@ void sg_ms_free(sg_msstore *s)
 {
     sg_intern_free(&s->keys);
     free(s->size);
+    free(s->lane);
     sg_map_free(&s->step);
 }
 
@@ -83,6 +95,13 @@ bool sg_ms_le(const sg_msstore *s, sg_ms a, sg_ms b)
 {
     if (a == b)
         return true;
+    /* a <= b needs every lane of a <= that of b (sums of counts, saturated alike).
+     * Lanes are at most 127, so b + 128 - a stays within its byte: its top bit is
+     * set exactly where b >= a.  Most pairs a history search compares fail here,
+     * before their pair arrays are touched. */
+    const uint64_t top = 0x8080808080808080ULL;
+    if ((((s->lane[b] | top) - s->lane[a]) & top) != top)
+        return false;
     uint32_t na, nb;
     const uint32_t *pa = sg_ms_pairs(s, a, &na), *pb = sg_ms_pairs(s, b, &nb);
     if (s->size[a] > s->size[b] || na > nb)
@@ -99,5 +118,6 @@ bool sg_ms_le(const sg_msstore *s, sg_ms a, sg_ms b)
 
 size_t sg_ms_bytes(const sg_msstore *s)
 {
-    return sg_intern_bytes(&s->keys) + s->size_cap * sizeof(uint32_t) + sg_map_bytes(&s->step);
+    return sg_intern_bytes(&s->keys) + s->size_cap * (sizeof(uint32_t) + sizeof(uint64_t)) +
+           sg_map_bytes(&s->step);
 }

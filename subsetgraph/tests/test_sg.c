@@ -5,6 +5,7 @@
 #include "subsetgraph.h"
 
 #include <check.h>
+#include <stdbool.h>
 #include <stdlib.h>
 
 enum { A, B, C, D, E };
@@ -47,6 +48,43 @@ START_TEST(multisets_count_occurrences)
     ck_assert(sg_ms_subseteq(g, sg_multiset(g, x), sg_multiset(g, x)));
     ck_assert(!sg_ms_subseteq(g, sg_multiset(g, z), sg_multiset(g, x)));
     ck_assert_uint_eq(sg_ms_size(g, sg_multiset(g, y)), 3);
+    sg_free(g);
+}
+END_TEST
+
+/* Inclusion against brute force, with more than 8 event types (lanes shared) and
+ * counts beyond 127 (lanes saturated): the quick lane test may only reject what the
+ * full comparison rejects. */
+START_TEST(multiset_inclusion_brute_force)
+{
+    enum { K = 48, EV = 20 };
+    static uint32_t cnt[K][EV], trace[EV * 200];
+    sg_graph *g = sg_new();
+    sg_ms ms[K];
+    srand(7);
+    for (int i = 0; i < K; i++) {
+        for (int e = 0; e < EV; e++) {
+            if (i % 2 && i > 1) /* half are a random part of an earlier one */
+                cnt[i][e] = cnt[i - 1][e] ? (uint32_t)rand() % (cnt[i - 1][e] + 1) : 0;
+            else
+                cnt[i][e] = rand() % 3 ? 0 : (uint32_t)(rand() % (i % 4 == 0 ? 190 : 4));
+        }
+        size_t n = 0;
+        for (int e = EV; e-- > 0;)
+            for (uint32_t c = 0; c < cnt[i][e]; c++)
+                trace[n++] = (uint32_t)e;
+        ms[i] = sg_multiset(g, path(g, trace, n));
+    }
+    int yes = 0;
+    for (int a = 0; a < K; a++)
+        for (int b = 0; b < K; b++) {
+            bool le = true;
+            for (int e = 0; e < EV; e++)
+                le = le && cnt[a][e] <= cnt[b][e];
+            ck_assert(sg_ms_subseteq(g, ms[a], ms[b]) == le);
+            yes += le;
+        }
+    ck_assert_int_gt(yes, 2 * K); /* the positive cases are exercised too */
     sg_free(g);
 }
 END_TEST
@@ -123,6 +161,7 @@ int main(void)
     TCase *t = tcase_create("core");
     tcase_add_test(t, trie_dedupes_and_keeps_order);
     tcase_add_test(t, multisets_count_occurrences);
+    tcase_add_test(t, multiset_inclusion_brute_force);
     tcase_add_test(t, colouring_rules);
     tcase_add_test(t, bad_without_good_below_is_grey);
     tcase_add_test(t, good_then_bad_takes_bad_colour);
