@@ -75,6 +75,14 @@ static char *read_or_say(const char *path)
     return s;
 }
 
+static int write_or_say(const char *path, const char *text)
+{
+    int rc = write_atomically(path, text);
+    if (rc)
+        fprintf(stderr, "pancause: cannot write %s: %s\n", path, strerror(errno));
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 7) {
@@ -95,10 +103,8 @@ int main(int argc, char **argv)
         }
         if (rc)
             fprintf(stderr, "pancause: %s: %s\n", what, err);
-        else if (write_atomically(argv[6], out_h) || write_atomically(argv[5], out)) {
-            fprintf(stderr, "pancause: cannot write %s: %s\n", argv[5], strerror(errno));
+        else if (write_or_say(argv[6], out_h) || write_or_say(argv[5], out))
             rc = 1;
-        }
     }
     free(out);
     free(out_h);

@@ -184,27 +184,27 @@ void smh_begin(int search, int flags, const char *const *procnames, const sm_lab
     index_labels();
 }
 
-/* H.key = the state's key: its vector and mode.  false when out of memory. */
-static bool intern_key(const void *vec, int len, unsigned mode)
+/* H.key = the state's key: its vector and mode.  Returns the key's length, 0 when
+ * out of memory. */
+static size_t intern_key(const void *vec, int len, unsigned mode)
 {
     size_t need = (size_t)len + sizeof mode;
     if (need > H.key_cap) {
         uint8_t *k = realloc(H.key, need);
         if (!k)
-            return false;
+            return 0;
         H.key = k;
         H.key_cap = need;
     }
     memcpy(H.key, vec, (size_t)len);
     memcpy(H.key + len, &mode, sizeof mode);
-    return true;
+    return need;
 }
 
 static uint32_t intern(const void *vec, int len, unsigned mode, bool *fresh)
 {
-    if (!intern_key(vec, len, mode))
-        return CC_BAD;
-    return cc_graph_state(H.g, H.key, (size_t)len + sizeof mode, fresh);
+    size_t n = intern_key(vec, len, mode);
+    return n ? cc_graph_state(H.g, H.key, n, fresh) : CC_BAD;
 }
 
 void smh_trail_header(int claim_type, int merged)
@@ -347,22 +347,22 @@ void smh_dfs_down_claim(long depth, const void *vec, int len, unsigned mode)
         return;
     }
     uint64_t fp[2];
-    size_t need = (size_t)len + sizeof mode;
-    if (!intern_key(vec, len, mode)) {
+    size_t n = intern_key(vec, len, mode);
+    if (!n) {
         oom();
         return;
     }
-    cc_fingerprint(H.key, need, fp);
+    cc_fingerprint(H.key, n, fp);
     sm_sib *sib = H.sib + (size_t)depth * SM_SIBS;
-    uint8_t *n = &H.nsib[depth];
-    for (unsigned k = 0; k < *n; k++)
+    uint8_t *nsib = &H.nsib[depth];
+    for (unsigned k = 0; k < *nsib; k++)
         if (sib[k].fp[0] == fp[0] && sib[k].fp[1] == fp[1]) {
             dfs_enter(depth, sib[k].id, 0, true);
             return;
         }
     uint32_t id = cc_graph_new_state(H.g);
-    if (id != CC_BAD && *n < SM_SIBS)
-        sib[(*n)++] = (sm_sib){{fp[0], fp[1]}, id};
+    if (id != CC_BAD && *nsib < SM_SIBS)
+        sib[(*nsib)++] = (sm_sib){{fp[0], fp[1]}, id};
     dfs_enter(depth, id, 0, true);
 }
 

@@ -147,16 +147,22 @@ static void plan_fail(sm_plan *p, const char *anchor, int found, int want)
                  anchor, found, want);
 }
 
-/* Inserts `text` after the only line equal to `line`. */
-static const char *after_line(sm_plan *p, const char *src, const char *line, const char *text)
+/* The only line equal to `line`; NULL after recording the failure. */
+static const char *the_line(sm_plan *p, const char *src, const char *line)
 {
     int n;
     const char *hit = only_line(src, line, &n);
-    if (!hit) {
+    if (!hit)
         plan_fail(p, line, n, 1);
-        return NULL;
-    }
-    plan_add(p, line_end(hit), 0, text);
+    return hit;
+}
+
+/* Inserts `text` after the only line equal to `line`. */
+static const char *after_line(sm_plan *p, const char *src, const char *line, const char *text)
+{
+    const char *hit = the_line(p, src, line);
+    if (hit)
+        plan_add(p, line_end(hit), 0, text);
     return hit;
 }
 
@@ -199,12 +205,9 @@ static void plan_moves(sm_plan *p, const char *src)
 static void plan_store_state(sm_plan *p, const char *src)
 {
     static const char *const sig = "store_state(Trail *ntrpt, int shortcut, short oboq)";
-    int n;
-    const char *head = only_line(src, sig, &n);
-    if (!head) {
-        plan_fail(p, sig, n, 1);
+    const char *head = the_line(p, src, sig);
+    if (!head)
         return;
-    }
     const char *open = line_end(head);
     if (strncmp(open, "{\n", 2) != 0) {
         plan_fail(p, "{ after store_state()", 0, 1);
@@ -247,48 +250,27 @@ static void plan_store_state(sm_plan *p, const char *src)
     plan_add(p, close + 1, 0, "\tsm_pan_bfs_group_end();\n");
 }
 
-static void plan_uerror(sm_plan *p, const char *src)
+/* Inserts `text` as the first line of the body of the function whose signature line
+ * is `sig` (its opening brace on the next line, as SPIN writes it). */
+static void at_body_start(sm_plan *p, const char *src, const char *sig, const char *brace,
+                          const char *text)
 {
-    int n;
-    const char *hit = only_line(src, "dfs_uerror(char *str)", &n);
-    if (!hit) {
-        plan_fail(p, "dfs_uerror(char *str)", n, 1);
+    const char *hit = the_line(p, src, sig);
+    if (!hit)
         return;
-    }
     const char *open = line_end(hit);
-    if (open[0] != '{') {
-        plan_fail(p, "{ opening dfs_uerror()", 0, 1);
-        return;
-    }
-    plan_add(p, line_end(open), 0, "\tsmh_error(str);\n");
-}
-
-static void plan_exit(sm_plan *p, const char *src)
-{
-    int n;
-    const char *hit = only_line(src, "pan_exit(int val)", &n);
-    if (!hit) {
-        plan_fail(p, "pan_exit(int val)", n, 1);
-        return;
-    }
-    const char *open = line_end(hit);
-    if (open[0] != '{') {
-        plan_fail(p, "{ opening pan_exit()", 0, 1);
-        return;
-    }
-    plan_add(p, line_end(open), 0, "\tsm_pan_exit(&val);\n");
+    if (open[0] != '{')
+        plan_fail(p, brace, 0, 1);
+    else
+        plan_add(p, line_end(open), 0, text);
 }
 
 static void plan_malloc(sm_plan *p, const char *src)
 {
     static const char *const a = "\ttmp = (char *) malloc(n);";
-    int n;
-    const char *hit = only_line(src, a, &n);
-    if (!hit) {
-        plan_fail(p, a, n, 1);
-        return;
-    }
-    plan_add(p, hit, strlen(a), "\ttmp = (char *) sm_pan_malloc(n);");
+    const char *hit = the_line(p, src, a);
+    if (hit)
+        plan_add(p, hit, strlen(a), "\ttmp = (char *) sm_pan_malloc(n);");
 }
 
 static void plan_bfs_pop(sm_plan *p, const char *src)
@@ -333,14 +315,9 @@ static void plan_h_store(sm_plan *p, const char *src)
 static void plan_include(sm_plan *p, const char *src)
 {
     static const char *const inc = "#include \"pan.h\"";
-    int n;
-    const char *hit = only_line(src, inc, &n);
-    if (!hit) {
-        plan_fail(p, inc, n, 1);
-        return;
-    }
-    plan_add(p, hit, strlen(inc), "#include \"pan_cause.h\"");
-    plan_add(p, line_end(hit), 0, DECLS);
+    const char *hit = after_line(p, src, inc, DECLS);
+    if (hit)
+        plan_add(p, hit, strlen(inc), "#include \"pan_cause.h\"");
 }
 
 static int edit_cmp(const void *x, const void *y)
@@ -387,10 +364,11 @@ int sm_instrument(const char *src, const char *labels, const char *glue_path, ch
     plan_include(&p, src);
     after_line(&p, src, "Down:", "\tsm_pan_down();\n");
     plan_moves(&p, src);
-    plan_uerror(&p, src);
+    at_body_start(&p, src, "dfs_uerror(char *str)", "{ opening dfs_uerror()",
+                  "\tsmh_error(str);\n");
     plan_bfs_pop(&p, src);
     plan_store_state(&p, src);
-    plan_exit(&p, src);
+    at_body_start(&p, src, "pan_exit(int val)", "{ opening pan_exit()", "\tsm_pan_exit(&val);\n");
     plan_malloc(&p, src);
     plan_h_store(&p, src);
     int rc = -1;
