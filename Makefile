@@ -23,11 +23,11 @@ BUILD ?= $(ROOT)/build
 SANFLAGS :=
 endif
 
-MODULES := eol subsetgraph causality spin-model explain
+MODULES := util eol subsetgraph causality spin-model explain
 PC_CFLAGS := -std=c11 -Wall -Wextra -Werror -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L \
              $(CFLAGS) $(SANFLAGS) $(foreach m,$(MODULES),-I$(ROOT)/$(m))
 PC_LDFLAGS := $(SANFLAGS)
-PC_LIBS := -lbsd -lm
+PC_LIBS := -lbsd -lxxhash -lm
 
 LIB_SRCS := $(filter-out %_main.c,$(foreach m,$(MODULES),$(wildcard $(ROOT)/$(m)/*.c)))
 LIB_OBJS := $(patsubst $(ROOT)/%.c,$(BUILD)/obj/%.o,$(LIB_SRCS))

@@ -25,6 +25,7 @@ have clang-format || need_pkgs+=(clang-format)
 have objcopy || need_pkgs+=(binutils)
 [ -e /usr/include/bsd/sys/tree.h ] || need_pkgs+=(libbsd-dev)
 [ -e /usr/include/check.h ] || need_pkgs+=(check)
+[ -e /usr/include/xxhash.h ] || need_pkgs+=(libxxhash-dev)
 if [ ${#need_pkgs[@]} -gt 0 ]; then
     echo "== installing ${need_pkgs[*]}"
     export DEBIAN_FRONTEND=noninteractive

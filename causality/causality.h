@@ -20,6 +20,7 @@
 #include <stdio.h>
 
 #include "eol.h"
+#include "util.h"
 
 /* ---- the recorded transition graph (cc_graph.c) ---- */
 
@@ -41,9 +42,6 @@ uint32_t cc_graph_state(cc_graph *g, const void *key, size_t len, bool *fresh);
  * table entry holds the id, sm_glue.c.inc), so it is never looked up here.  Returns
  * CC_BAD when out of memory. */
 uint32_t cc_graph_new_state(cc_graph *g);
-/* The 128-bit fingerprint that identifies states by their key bytes (of which the
- * state table keeps 96 bits). */
-void cc_fingerprint(const void *key, size_t n, uint64_t out[2]);
 void cc_graph_set_root(cc_graph *g, uint32_t s);
 /* A move from -> to (to may be CC_BAD: the move itself violates).  claim marks a
  * move of the never claim.  Returns -1 when out of memory. */

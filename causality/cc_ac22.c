@@ -40,13 +40,13 @@ typedef struct {
     uint32_t *prefix; /* prefix[pos * nevents + e] = occurrences of e in sigma[0..pos) */
     qrec *q;
     size_t nq, qcap;
-    sg_map qkids;    /* (q << 32 | event << 12 | gap) -> q */
-    sg_map slot;     /* (pos << 32 | q) -> slot id */
-    sg_map seen;     /* (state << 32 | slot) -> 1, for Q != {} */
+    u_map qkids;     /* (q << 32 | event << 12 | gap) -> q */
+    u_map slot;      /* (pos << 32 | q) -> slot id */
+    u_map seen;      /* (state << 32 | slot) -> 1, for Q != {} */
     bitstr_t *seen0; /* Q = {}: bit pos * nstates + state; most nodes have no extras */
     bitstr_t *fin;   /* row pos (row_bytes each), bit state: sigma[pos..] can still end well */
     size_t nstates;
-    sg_map domhead; /* (state << 32 | pos) -> first list entry */
+    u_map domhead; /* (state << 32 | pos) -> first list entry */
     uint32_t *dq, *dnext;
     size_t nd, dcap;
     uint32_t *sol;
@@ -57,10 +57,8 @@ typedef struct {
 
 static int qq_push(qqueue *q, qnode x)
 {
-    qnode *v = cc_room(q->v, &q->cap, q->n, sizeof *v, 256);
-    if (!v)
+    if (U_GROW(q->v, q->cap, q->n))
         return -1;
-    q->v = v;
     q->v[q->n++] = x;
     return 0;
 }
@@ -92,20 +90,20 @@ static bool q_strict(const qsearch *w, uint32_t a, uint32_t b)
 static uint32_t q_extend(qsearch *w, uint32_t q, uint32_t e, uint32_t gap)
 {
     uint64_t key = (uint64_t)q << 32 | (uint64_t)e << 12 | gap;
-    uint32_t k = sg_map_get(&w->qkids, key);
-    if (k != SG_INVALID)
+    uint32_t k = u_map_get(&w->qkids, key);
+    if (k != U_INVALID)
         return k;
     if (w->nq == w->qcap) {
         size_t cap = 2 * w->qcap;
         qrec *v = realloc(w->q, cap * sizeof *v);
         if (!v)
-            return SG_INVALID;
+            return U_INVALID;
         w->q = v;
         w->qcap = cap;
     }
     k = (uint32_t)w->nq++;
     w->q[k] = (qrec){q, e, gap, w->q[q].size + 1};
-    return sg_map_put(&w->qkids, key, k) ? SG_INVALID : k;
+    return u_map_put(&w->qkids, key, k) ? U_INVALID : k;
 }
 
 /* The rows of fin are whole bytes, so that the shared last row is one memcpy. */
@@ -126,16 +124,16 @@ static int push(qsearch *w, qqueue *to, uint32_t s, uint32_t pos, uint32_t q)
         return qq_push(to, (qnode){s, pos, q});
     }
     uint64_t k1 = (uint64_t)pos << 32 | q;
-    uint32_t slot = sg_map_get(&w->slot, k1);
-    if (slot == SG_INVALID) {
+    uint32_t slot = u_map_get(&w->slot, k1);
+    if (slot == U_INVALID) {
         slot = (uint32_t)w->slot.len;
-        if (sg_map_put(&w->slot, k1, slot))
+        if (u_map_put(&w->slot, k1, slot))
             return -1;
     }
     uint64_t k2 = (uint64_t)s << 32 | slot;
-    if (sg_map_get(&w->seen, k2) != SG_INVALID)
+    if (u_map_get(&w->seen, k2) != U_INVALID)
         return 0;
-    if (sg_map_put(&w->seen, k2, 1))
+    if (u_map_put(&w->seen, k2, 1))
         return -1;
     return qq_push(to, (qnode){s, pos, q});
 }
@@ -148,8 +146,8 @@ static int dominated(qsearch *w, uint32_t s, uint32_t pos, uint32_t q)
     if (!q) /* nothing is smaller, and {} dominates nothing: no need to record it */
         return 0;
     uint64_t key = (uint64_t)s << 32 | pos;
-    uint32_t head = sg_map_get(&w->domhead, key);
-    for (uint32_t i = head; i != SG_INVALID; i = w->dnext[i])
+    uint32_t head = u_map_get(&w->domhead, key);
+    for (uint32_t i = head; i != U_INVALID; i = w->dnext[i])
         if (w->dq[i] && q_strict(w, w->dq[i], q))
             return 1;
     if (w->nd == w->dcap) {
@@ -166,7 +164,7 @@ static int dominated(qsearch *w, uint32_t s, uint32_t pos, uint32_t q)
     }
     w->dq[w->nd] = q;
     w->dnext[w->nd] = head;
-    return sg_map_put(&w->domhead, key, (uint32_t)w->nd++);
+    return u_map_put(&w->domhead, key, (uint32_t)w->nd++);
 }
 
 static bool beyond_solution(const qsearch *w, uint32_t q)
@@ -184,10 +182,8 @@ static int add_solution(qsearch *w, uint32_t q)
     for (size_t i = 0; i < w->nsol; i++)
         if (w->sol[i] == q)
             return 0;
-    uint32_t *v = cc_room(w->sol, &w->solcap, w->nsol, sizeof *v, 16);
-    if (!v)
+    if (U_GROW(w->sol, w->solcap, w->nsol))
         return -1;
-    w->sol = v;
     w->sol[w->nsol++] = q;
     return 0;
 }
@@ -202,7 +198,7 @@ static int step_event(qsearch *w, qnode x, uint32_t t, uint32_t e, bool extras)
     if (!extras)
         return 0;
     uint32_t q = q_extend(w, x.q, e, x.pos);
-    return q == SG_INVALID ? -1 : push(w, &w->next, t, x.pos, q);
+    return q == U_INVALID ? -1 : push(w, &w->next, t, x.pos, q);
 }
 
 static int visit(qsearch *w, qnode x, bool extras, cc_ac22 *out)
@@ -342,12 +338,12 @@ static void release(qsearch *w)
 {
     free(w->prefix);
     free(w->q);
-    sg_map_free(&w->qkids);
-    sg_map_free(&w->slot);
-    sg_map_free(&w->seen);
+    u_map_free(&w->qkids);
+    u_map_free(&w->slot);
+    u_map_free(&w->seen);
     free(w->seen0);
     free(w->fin);
-    sg_map_free(&w->domhead);
+    u_map_free(&w->domhead);
     free(w->dq);
     free(w->dnext);
     free(w->sol);

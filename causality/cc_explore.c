@@ -156,7 +156,7 @@ typedef struct {
     cc_ctx *c;
     /* (state << 32 | node) explored or queued, for the current level and the next:
      * a node's trace length is its level, so older levels are never asked again. */
-    sg_map seen, seen_next;
+    u_map seen, seen_next;
     uint32_t *hist; /* per state: first entry of its list of explored multisets */
     uint32_t *hms, *hnext;
     size_t nh, hcap;
@@ -166,10 +166,10 @@ typedef struct {
 static int push(cc_walk *w, pairq *q, uint32_t s, uint32_t h)
 {
     uint64_t key = (uint64_t)s << 32 | h;
-    sg_map *seen = q == &w->next ? &w->seen_next : &w->seen;
-    if (sg_map_get(seen, key) != SG_INVALID)
+    u_map *seen = q == &w->next ? &w->seen_next : &w->seen;
+    if (u_map_get(seen, key) != U_INVALID)
         return 0;
-    if (sg_map_put(seen, key, 1))
+    if (u_map_put(seen, key, 1))
         return -1;
     return q_push(q, s, h);
 }
@@ -294,16 +294,16 @@ int cc_explore(cc_ctx *c)
         w.cur = w.next;
         w.next = t;
         w.next.n = 0;
-        size_t b = sg_map_bytes(&w.seen) + sg_map_bytes(&w.seen_next) +
-                   (w.cur.cap + w.next.cap) * 8 + w.hcap * 8;
+        size_t b = u_map_bytes(&w.seen) + u_map_bytes(&w.seen_next) + (w.cur.cap + w.next.cap) * 8 +
+                   w.hcap * 8;
         if (b > c->r->bytes)
             c->r->bytes = b;
-        sg_map_free(&w.seen);
+        u_map_free(&w.seen);
         w.seen = w.seen_next;
-        w.seen_next = (sg_map){0};
+        w.seen_next = (u_map){0};
     }
-    sg_map_free(&w.seen);
-    sg_map_free(&w.seen_next);
+    u_map_free(&w.seen);
+    u_map_free(&w.seen_next);
     free(w.hist);
     free(w.hms);
     free(w.hnext);
@@ -349,7 +349,7 @@ static int orders_of(cc_ctx *c, const sg_ms *ms, size_t k)
                 rc = push(&w, &w.cur, t, kid); /* a silent move keeps h's multiset */
         }
     }
-    sg_map_free(&w.seen);
+    u_map_free(&w.seen);
     free(w.cur.s);
     free(w.cur.h);
     return rc;

@@ -66,7 +66,7 @@ void cc_graph_free(cc_graph *g)
 {
     if (!g)
         return;
-    sg_intern_free(&g->states);
+    u_intern_free(&g->states);
     free(g->key_id);
     free(g->slot);
     free(g->first);
@@ -79,37 +79,6 @@ void cc_graph_free(cc_graph *g)
 }
 
 /* ---- states ---- */
-
-/* Two 64-bit lanes with different seeds and multipliers over the key's words.  Each
- * step (xor a word, multiply by an odd constant, xorshift) is a bijection of the lane,
- * so keys that differ in one word never collide; the final avalanche spreads the
- * bits for the slot index and tag. */
-void cc_fingerprint(const void *key, size_t n, uint64_t out[2])
-{
-    const uint8_t *p = key;
-    uint64_t a = 0x9e3779b97f4a7c15ULL ^ n, b = 0xd6e8feb86659fd93ULL ^ (n << 17);
-    size_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        uint64_t w;
-        memcpy(&w, p + i, 8);
-        a = (a ^ w) * 0xff51afd7ed558ccdULL;
-        a ^= a >> 32;
-        b = (b ^ (w << 29 | w >> 35)) * 0xc4ceb9fe1a85ec53ULL;
-        b ^= b >> 29;
-    }
-    for (; i < n; i++) {
-        a = (a ^ p[i]) * 0x100000001b3ULL;
-        b = (b ^ p[i]) * 0x9fb21c651e98df25ULL;
-    }
-    a ^= a >> 33;
-    a *= 0xc4ceb9fe1a85ec53ULL;
-    a ^= a >> 33;
-    b ^= b >> 31;
-    b *= 0xff51afd7ed558ccdULL;
-    b ^= b >> 30;
-    out[0] = a;
-    out[1] = b;
-}
 
 /* A slot is two words: the fingerprint's first word, and its second word's upper
  * half with id + 1 in the lower half (0: empty).  A lookup touches one cache line. */
@@ -195,12 +164,10 @@ uint32_t cc_graph_state(cc_graph *g, const void *key, size_t len, bool *fresh)
     if ((g->n == g->cap && grow_states(g)) || g->n >= PENDING - 1)
         return CC_BAD;
     if (g->gflags & CC_G_EXACT) {
-        void *p = cc_room(g->key_id, &g->key_cap, g->nkeys, sizeof *g->key_id, 4096);
-        if (!p)
+        if (U_GROW(g->key_id, g->key_cap, g->nkeys))
             return CC_BAD;
-        g->key_id = p;
-        uint32_t k = sg_intern_put(&g->states, key, len, fresh);
-        if (k >= CC_BAD - 1) /* SG_INVALID: out of memory */
+        uint32_t k = u_intern_put(&g->states, key, len, fresh);
+        if (k == U_INVALID) /* out of memory */
             return CC_BAD;
         if (!*fresh)
             return g->key_id[k];
@@ -208,7 +175,7 @@ uint32_t cc_graph_state(cc_graph *g, const void *key, size_t len, bool *fresh)
         return g->key_id[k] = fresh_state(g);
     }
     uint64_t fp[2];
-    cc_fingerprint(key, len, fp);
+    u_fingerprint(key, len, fp);
     uint32_t id = fp_find(g, fp);
     if (id != CC_NONE)
         return id;
@@ -253,10 +220,8 @@ static int pend(cc_graph *g, uint32_t from, uint32_t to, uint32_t ev, uint32_t m
     if (k != CC_NONE) {
         g->pfree = g->pool[k].next;
     } else {
-        void *p = cc_room(g->pool, &g->pcap, g->npool, sizeof *g->pool, 1024);
-        if (!p || g->npool >= PENDING - 1)
+        if (U_GROW(g->pool, g->pcap, g->npool) || g->npool >= PENDING - 1)
             return -1;
-        g->pool = p;
         k = (uint32_t)g->npool++;
     }
     uint32_t head = g->first[from];
@@ -377,6 +342,6 @@ size_t cc_graph_edges(const cc_graph *g)
 size_t cc_graph_bytes(const cc_graph *g)
 {
     size_t per_edge = 8 + (g->mv ? 4 : 0);
-    return sg_intern_bytes(&g->states) + g->key_cap * 4 + g->n * (4 + 1) + g->slot_cap * 16 +
+    return u_intern_bytes(&g->states) + g->key_cap * 4 + g->n * (4 + 1) + g->slot_cap * 16 +
            g->nedges * per_edge + g->pcap * sizeof(cc_pend);
 }

@@ -23,7 +23,7 @@ enum { CC_S_BAD = 1, CC_S_EXPANDED = 2, CC_S_DOOM = 4 };
 
 struct cc_graph {
     unsigned gflags;       /* CC_G_EXACT, CC_G_MOVES */
-    sg_intern states;      /* CC_G_EXACT: state keys to dense key numbers */
+    u_intern states;       /* CC_G_EXACT: state keys to dense key numbers */
     uint32_t *key_id;      /* CC_G_EXACT: key number -> state id */
     size_t nkeys, key_cap; /* keyed states (the others come from cc_graph_new_state) */
     uint64_t *slot;        /* otherwise: fingerprint table, two words a slot (cc_graph.c) */
@@ -51,20 +51,6 @@ static inline uint32_t cc_first(const cc_graph *g, uint32_t s)
 static inline uint32_t cc_next(const cc_graph *g, uint32_t e)
 {
     return (g->ev[e] & CC_EV_LAST) ? CC_NONE : e + 1;
-}
-
-/* Room for one more element in a growable array v of capacity *cap with n used:
- * returns v, or v moved to a doubled capacity (from `first`), or NULL when out of
- * memory (v is then untouched and still owned by the caller). */
-static inline void *cc_room(void *v, size_t *cap, size_t n, size_t elem, size_t first)
-{
-    if (n < *cap)
-        return v;
-    size_t c = *cap ? 2 * *cap : first;
-    void *p = realloc(v, c * elem);
-    if (p)
-        *cap = c;
-    return p;
 }
 
 /* Reverse edges (cc_explore.c's rev_build), kept for the whole analysis. */

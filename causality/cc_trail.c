@@ -34,10 +34,8 @@ typedef struct {
 
 static int tq_push(tr_queue *q, tr_node x)
 {
-    tr_node *v = cc_room(q->v, &q->cap, q->n, sizeof *v, 1024);
-    if (!v)
+    if (U_GROW(q->v, q->cap, q->n))
         return -1;
-    q->v = v;
     q->v[q->n++] = x;
     return 0;
 }

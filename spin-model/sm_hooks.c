@@ -352,7 +352,7 @@ void smh_dfs_down_claim(long depth, const void *vec, int len, unsigned mode)
         oom();
         return;
     }
-    cc_fingerprint(H.key, n, fp);
+    u_fingerprint(H.key, n, fp);
     sm_sib *sib = H.sib + (size_t)depth * SM_SIBS;
     uint8_t *nsib = &H.nsib[depth];
     for (unsigned k = 0; k < *nsib; k++)

@@ -41,7 +41,7 @@ struct sg_graph {
     uint32_t *parent, *event, *level, *ms, *occ;
     uint8_t *flags, *colour;
     size_t n, cap;
-    sg_map kids; /* (parent << 32 | event) -> child */
+    u_map kids; /* (parent << 32 | event) -> child */
     sg_msstore mss;
     u32vec bad_min;   /* multisets of bad traces with no bad strict subset */
     u32vec good_ms;   /* distinct multisets of good traces */
@@ -111,7 +111,7 @@ void sg_free(sg_graph *g)
     free(g->occ);
     free(g->flags);
     free(g->colour);
-    sg_map_free(&g->kids);
+    u_map_free(&g->kids);
     sg_ms_free(&g->mss);
     free(g->bad_min.v);
     free(g->good_ms.v);
@@ -136,14 +136,14 @@ static uint32_t ms_count(const sg_msstore *s, sg_ms m, uint32_t event)
 sg_node sg_child(sg_graph *g, sg_node n, uint32_t event)
 {
     uint64_t key = (uint64_t)n << 32 | event;
-    sg_node c = sg_map_get(&g->kids, key);
-    if (c != SG_INVALID)
+    sg_node c = u_map_get(&g->kids, key);
+    if (c != U_INVALID)
         return c;
     sg_ms m = sg_ms_step(&g->mss, g->ms[n], event);
     if (m == SG_INVALID)
         return SG_INVALID;
     c = new_node(g, n, event, m, ms_count(&g->mss, m, event));
-    if (c == SG_INVALID || sg_map_put(&g->kids, key, c))
+    if (c == SG_INVALID || u_map_put(&g->kids, key, c))
         return SG_INVALID;
     return c;
 }
@@ -303,7 +303,7 @@ size_t sg_list(const sg_graph *g, sg_colour c, const sg_node **out)
 
 size_t sg_bytes(const sg_graph *g)
 {
-    size_t b = g->cap * (5 * sizeof(uint32_t) + 2) + sg_map_bytes(&g->kids) + sg_ms_bytes(&g->mss);
+    size_t b = g->cap * (5 * sizeof(uint32_t) + 2) + u_map_bytes(&g->kids) + sg_ms_bytes(&g->mss);
     for (int c = 0; c < SG_NCOLOURS; c++)
         b += g->lists[c].cap * sizeof(uint32_t);
     return b + (g->bad_min.cap + g->good_ms.cap + g->red_ms.cap) * sizeof(uint32_t);

@@ -12,19 +12,19 @@
 #include "subsetgraph.h"
 
 typedef struct {
-    sg_intern keys; /* a multiset's key: its (event, count) pairs, sorted by event */
+    u_intern keys;  /* a multiset's key: its (event, count) pairs, sorted by event */
     uint32_t *size; /* per multiset: total count */
     uint64_t *lane; /* per multiset: 8 byte lanes, lane e % 8 = count of those events
                        (saturating at 127): a cheap necessary test for inclusion */
     size_t size_cap;
-    sg_map step; /* (ms << 32 | event) -> ms */
+    u_map step; /* (ms << 32 | event) -> ms */
 } sg_msstore;
 
 /* The (event, count) pairs of multiset m; *n gets their number. */
 static inline const uint32_t *sg_ms_pairs(const sg_msstore *s, sg_ms m, uint32_t *n)
 {
     *n = s->keys.len[m] / (2 * sizeof(uint32_t));
-    return (const uint32_t *)sg_intern_key(&s->keys, m);
+    return (const uint32_t *)u_intern_key(&s->keys, m);
 }
 
 int sg_ms_init(sg_msstore *s);

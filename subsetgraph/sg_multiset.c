@@ -7,7 +7,7 @@
  * event types.  Storing each distinct multiset once, with a cached "add one event"
  * step, makes a trie node's multiset an O(1) lookup and equality an id comparison;
  * inclusion is a merge of two sorted pair arrays.  The pairs are the multiset's key
- * in an interning table (sg_intern.c).
+ * in an interning table (u_intern.c).
  * Invariants: id 0 is the empty multiset; pairs of one multiset are sorted by event
  * with counts >= 1; lane[m] byte k is min(127, total count of m's events e with
  * e % 8 == k).
@@ -21,8 +21,8 @@
 static sg_ms intern(sg_msstore *s, const uint32_t *p, uint32_t n, uint32_t size)
 {
     bool fresh;
-    sg_ms id = sg_intern_put(&s->keys, p, 2 * (size_t)n * sizeof *p, &fresh);
-    if (id == SG_INVALID || !fresh)
+    sg_ms id = u_intern_put(&s->keys, p, 2 * (size_t)n * sizeof *p, &fresh);
+    if (id == U_INVALID || !fresh)
         return id;
     if (id >= s->size_cap) {
         size_t cap = s->size_cap ? 2 * s->size_cap : 256;
@@ -54,17 +54,17 @@ int sg_ms_init(sg_msstore *s)
 
 void sg_ms_free(sg_msstore *s)
 {
-    sg_intern_free(&s->keys);
+    u_intern_free(&s->keys);
     free(s->size);
     free(s->lane);
-    sg_map_free(&s->step);
+    u_map_free(&s->step);
 }
 
 sg_ms sg_ms_step(sg_msstore *s, sg_ms m, uint32_t event)
 {
     uint64_t key = (uint64_t)m << 32 | event;
-    sg_ms r = sg_map_get(&s->step, key);
-    if (r != SG_INVALID)
+    sg_ms r = u_map_get(&s->step, key);
+    if (r != U_INVALID)
         return r;
     uint32_t n;
     const uint32_t *p = sg_ms_pairs(s, m, &n);
@@ -86,7 +86,7 @@ sg_ms sg_ms_step(sg_msstore *s, sg_ms m, uint32_t event)
     }
     r = intern(s, tmp, k, s->size[m] + 1);
     free(tmp);
-    if (r != SG_INVALID && sg_map_put(&s->step, key, r))
+    if (r != SG_INVALID && u_map_put(&s->step, key, r))
         return SG_INVALID;
     return r;
 }
@@ -118,6 +118,6 @@ bool sg_ms_le(const sg_msstore *s, sg_ms a, sg_ms b)
 
 size_t sg_ms_bytes(const sg_msstore *s)
 {
-    return sg_intern_bytes(&s->keys) + s->size_cap * (sizeof(uint32_t) + sizeof(uint64_t)) +
-           sg_map_bytes(&s->step);
+    return u_intern_bytes(&s->keys) + s->size_cap * (sizeof(uint32_t) + sizeof(uint64_t)) +
+           u_map_bytes(&s->step);
 }

@@ -28,6 +28,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util.h"
+
 typedef struct sg_graph sg_graph;
 typedef uint32_t sg_node; /* 0 is the empty trace */
 typedef uint32_t sg_ms;   /* multiset id; 0 is the empty multiset */
@@ -69,38 +71,5 @@ size_t sg_nodes(const sg_graph *g);
 /* The nodes of one colour, in the order they were coloured; returns how many. */
 size_t sg_list(const sg_graph *g, sg_colour c, const sg_node **out);
 size_t sg_bytes(const sg_graph *g);
-
-/* A hash map from 64-bit keys (never UINT64_MAX) to 32-bit values, used by the subset
- * graph and by the causality module for its state and search tables.  Zero-initialise
- * before use. */
-typedef struct {
-    uint64_t *keys;
-    uint32_t *vals;
-    size_t cap, len;
-} sg_map;
-uint32_t sg_map_get(const sg_map *m, uint64_t key); /* SG_INVALID if absent */
-int sg_map_put(sg_map *m, uint64_t key, uint32_t val);
-void sg_map_free(sg_map *m);
-size_t sg_map_bytes(const sg_map *m);
-
-/* An interning table from byte strings to dense ids 0, 1, ... (sg_intern.c), used
- * for the multisets here and for the causality module's recorded states.
- * Zero-initialise before use.  Keys are stored 8-byte aligned. */
-typedef struct {
-    uint8_t *bytes; /* the keys, back to back */
-    size_t nbytes, bytes_cap;
-    size_t *off;
-    uint32_t *len;
-    uint64_t *hash;
-    size_t n, cap;
-    uint32_t *slots; /* id + 1 by hash, 0 = empty */
-    size_t nslots;
-} sg_intern;
-/* The id of key; *fresh tells whether it is new.  SG_INVALID when out of memory. */
-uint32_t sg_intern_put(sg_intern *t, const void *key, size_t len, bool *fresh);
-const void *sg_intern_key(const sg_intern *t, uint32_t id);
-void sg_intern_free(sg_intern *t);
-size_t sg_intern_bytes(const sg_intern *t);
-uint64_t sg_hash_bytes(const void *key, size_t n);
 
 #endif

@@ -144,14 +144,14 @@ END_TEST
 
 START_TEST(map_put_get_grow)
 {
-    sg_map m = {0};
+    u_map m = {0};
     for (uint32_t i = 0; i < 10000; i++)
-        ck_assert_int_eq(sg_map_put(&m, (uint64_t)i * 7919, i), 0);
+        ck_assert_int_eq(u_map_put(&m, (uint64_t)i * 7919, i), 0);
     for (uint32_t i = 0; i < 10000; i++)
-        ck_assert_uint_eq(sg_map_get(&m, (uint64_t)i * 7919), i);
-    ck_assert_uint_eq(sg_map_get(&m, 3), SG_INVALID);
+        ck_assert_uint_eq(u_map_get(&m, (uint64_t)i * 7919), i);
+    ck_assert_uint_eq(u_map_get(&m, 3), SG_INVALID);
     ck_assert_uint_eq(m.len, 10000);
-    sg_map_free(&m);
+    u_map_free(&m);
 }
 END_TEST
 

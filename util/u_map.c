@@ -1,30 +1,19 @@
 /*
- * sg_map.c - an open-addressing hash map from 64-bit keys to 32-bit values.
+ * u_map.c - an open-addressing hash map from 64-bit keys to 32-bit values.
  *
- * The subset graph's trie edges, its multiset transitions and the causality module's
- * state and search tables are all maps from a packed pair of 32-bit ids to an id, so
- * one small map serves them all.  Invariants: capacity is a power of two, load stays
- * at most 1/2 (linear probing stays short), key UINT64_MAX marks an empty slot and is
- * never stored.
+ * The subset graph's trie edges and multiset steps, the history searches' visited
+ * sets and explain's tables are all maps from a packed pair of 32-bit ids (or a
+ * 64-bit code) to an id, so one small map serves them all.  Invariants (util.h):
+ * capacity is a power of two, load at most 1/2 so that linear probing stays short,
+ * key UINT64_MAX marks an empty slot and is never stored.
  */
-#include "subsetgraph.h"
+#include "util.h"
 
 #include <stdlib.h>
 
 #define EMPTY UINT64_MAX
 
-static uint64_t mix(uint64_t k)
-{
-    /* A 64-bit finalizer (xorshift-multiply) so that packed small ids spread. */
-    k ^= k >> 33;
-    k *= 0xff51afd7ed558ccdULL;
-    k ^= k >> 33;
-    k *= 0xc4ceb9fe1a85ec53ULL;
-    k ^= k >> 33;
-    return k;
-}
-
-static int map_grow(sg_map *m)
+static int map_grow(u_map *m)
 {
     size_t cap = m->cap ? m->cap * 2 : 64;
     uint64_t *keys = malloc(cap * sizeof *keys);
@@ -39,7 +28,7 @@ static int map_grow(sg_map *m)
     for (size_t i = 0; i < m->cap; i++) {
         if (m->keys[i] == EMPTY)
             continue;
-        size_t j = mix(m->keys[i]) & (cap - 1);
+        size_t j = u_hash64(m->keys[i]) & (cap - 1);
         while (keys[j] != EMPTY)
             j = (j + 1) & (cap - 1);
         keys[j] = m->keys[i];
@@ -53,24 +42,26 @@ static int map_grow(sg_map *m)
     return 0;
 }
 
-uint32_t sg_map_get(const sg_map *m, uint64_t key)
+uint32_t u_map_get(const u_map *m, uint64_t key)
 {
     if (!m->cap)
-        return SG_INVALID;
-    size_t j = mix(key) & (m->cap - 1);
+        return U_INVALID;
+    size_t j = u_hash64(key) & (m->cap - 1);
     while (m->keys[j] != EMPTY) {
         if (m->keys[j] == key)
             return m->vals[j];
         j = (j + 1) & (m->cap - 1);
     }
-    return SG_INVALID;
+    return U_INVALID;
 }
 
-int sg_map_put(sg_map *m, uint64_t key, uint32_t val)
+int u_map_put(u_map *m, uint64_t key, uint32_t val)
 {
+    if (key == EMPTY)
+        return -1;
     if (2 * (m->len + 1) > m->cap && map_grow(m))
         return -1;
-    size_t j = mix(key) & (m->cap - 1);
+    size_t j = u_hash64(key) & (m->cap - 1);
     while (m->keys[j] != EMPTY && m->keys[j] != key)
         j = (j + 1) & (m->cap - 1);
     if (m->keys[j] == EMPTY)
@@ -80,7 +71,7 @@ int sg_map_put(sg_map *m, uint64_t key, uint32_t val)
     return 0;
 }
 
-void sg_map_free(sg_map *m)
+void u_map_free(u_map *m)
 {
     free(m->keys);
     free(m->vals);
@@ -89,7 +80,7 @@ void sg_map_free(sg_map *m)
     m->cap = m->len = 0;
 }
 
-size_t sg_map_bytes(const sg_map *m)
+size_t u_map_bytes(const u_map *m)
 {
     return m->cap * (sizeof *m->keys + sizeof *m->vals);
 }

@@ -1,0 +1,153 @@
+/*
+ * util.h - what every module of pancause shares: growth of arrays, hashing and the
+ * two hash tables, text escaping, a JSON writer, writing a file whole or not at all,
+ * formatting into fresh memory, and the error convention.  The whole interface of
+ * util/; prefix u_.  util/ depends on nothing else in the project (libxxhash only).
+ *
+ * Conventions every module follows (README "Method: conventions"):
+ *   - Out of memory is an error like any other: library code returns it (NULL, -1,
+ *     U_INVALID) and never aborts or exits; the program's main decides.  `./pan -C`
+ *     then still reports the causes found so far, marked INCOMPLETE.
+ *   - Errors that a user must read travel in a u_err: a fixed buffer, so that
+ *     reporting "out of memory" never needs memory, and the first error wins (the
+ *     root cause, not its consequences).  Messages name the file and line of bad
+ *     input ("model.pml:12: ...").  The caller prints them prefixed by the program.
+ */
+#ifndef UTIL_H
+#define UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* ---- errors ---- */
+
+typedef struct {
+    char msg[512]; /* empty: no error yet */
+} u_err;
+
+/* Sets the message unless one is set already; returns -1 so that `return
+ * u_errf(e, ...)` reads as a failure.  e may be NULL (the message is dropped). */
+int u_errf(u_err *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The same for an allocation that failed. */
+int u_oom(u_err *e);
+static inline bool u_failed(const u_err *e)
+{
+    return e && e->msg[0];
+}
+
+/* ---- memory ---- */
+
+/* A string built with printf's format, in fresh memory; NULL when out of memory. */
+char *u_fmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Room for one more element in a growable array *v of capacity *cap holding n:
+ * doubles the capacity (starting at `first`) when full.  Returns 0, or -1 when out
+ * of memory, leaving *v untouched and still owned by the caller. */
+int u_grow(void **v, size_t *cap, size_t n, size_t elem, size_t first);
+/* U_GROW(v, cap, n): u_grow for an array variable v of any element type. */
+#define U_GROW(v, cap, n) u_grow((void **)&(v), &(cap), (n), sizeof *(v), 16)
+
+/* ---- hashing (XXH3 from libxxhash: a well-mixed hash is what the collision
+ *      bounds in README "Memory" assume, and a well-kept library owns that claim) ---- */
+
+uint64_t u_hash_bytes(const void *key, size_t n);
+uint64_t u_hash64(uint64_t k);
+/* The 128-bit fingerprint that identifies recorded states by their key bytes. */
+void u_fingerprint(const void *key, size_t n, uint64_t out[2]);
+
+#define U_INVALID UINT32_MAX
+
+/* A hash map from 64-bit keys (never UINT64_MAX) to 32-bit values.  Zero-initialise
+ * before use.  Invariants: capacity is a power of two, at most half full, linear
+ * probing; key UINT64_MAX marks an empty slot. */
+typedef struct {
+    uint64_t *keys;
+    uint32_t *vals;
+    size_t cap, len;
+} u_map;
+uint32_t u_map_get(const u_map *m, uint64_t key); /* U_INVALID if absent */
+int u_map_put(u_map *m, uint64_t key, uint32_t val);
+void u_map_free(u_map *m);
+size_t u_map_bytes(const u_map *m);
+
+/* An interning table from byte strings to dense ids 0, 1, ...  Zero-initialise
+ * before use.  Invariants: ids are dense; keys live back to back in one arena, each
+ * 8-byte aligned (callers may read them as words); the slot table is a power of two,
+ * at most half full, and holds id + 1 (0 = empty). */
+typedef struct {
+    uint8_t *bytes;
+    size_t nbytes, bytes_cap;
+    size_t *off;
+    uint32_t *len;
+    uint64_t *hash;
+    size_t n, cap;
+    uint32_t *slots;
+    size_t nslots;
+} u_intern;
+/* The id of key; *fresh tells whether it is new.  U_INVALID when out of memory. */
+uint32_t u_intern_put(u_intern *t, const void *key, size_t len, bool *fresh);
+/* The id of key, or U_INVALID when it was never put. */
+uint32_t u_intern_find(const u_intern *t, const void *key, size_t len);
+const void *u_intern_key(const u_intern *t, uint32_t id);
+size_t u_intern_len(const u_intern *t, uint32_t id);
+void u_intern_free(u_intern *t);
+size_t u_intern_bytes(const u_intern *t);
+
+/* ---- text ---- */
+
+/* s escaped as XML/HTML text and attribute content (& < > " '). */
+void u_put_xml(FILE *f, const char *s);
+/* s escaped inside a Graphviz double-quoted string. */
+void u_put_dot(FILE *f, const char *s);
+/* s escaped inside a JSON string (no quotes). */
+void u_put_json(FILE *f, const char *s);
+
+/* A JSON writer that places commas itself.  pretty: members of objects and
+ * objects inside arrays start on new, indented lines; otherwise everything is on
+ * one line (JSON Lines).  script: also escape < > & so that the JSON can sit inside
+ * an HTML <script> element.  Invariant: depth <= U_JSON_DEPTH. */
+#define U_JSON_DEPTH 32
+typedef struct {
+    FILE *f;
+    bool pretty, script;
+    int depth;
+    bool first[U_JSON_DEPTH]; /* no element written yet at this depth */
+    bool in_obj[U_JSON_DEPTH];
+    bool after_key;
+} u_json;
+void u_json_init(u_json *j, FILE *f, bool pretty);
+void u_json_obj(u_json *j);
+void u_json_arr(u_json *j);
+void u_json_end(u_json *j); /* closes the innermost object or array */
+void u_json_key(u_json *j, const char *key);
+void u_json_str(u_json *j, const char *s); /* NULL writes null */
+void u_json_int(u_json *j, long long v);
+void u_json_uint(u_json *j, size_t v);
+void u_json_num(u_json *j, const char *fmt, double v); /* fmt e.g. "%.3f" */
+void u_json_bool(u_json *j, bool v);
+void u_json_null(u_json *j);
+
+/* ---- files ---- */
+
+/* Writes path by put(f, arg): a regular file (or a new one) through a temporary
+ * file beside it, renamed to path only when put and every write succeeded, so that
+ * no half-written file is ever left; anything else that exists (a device such as
+ * /dev/stdout, a pipe, a symbolic link) is written in place, never replaced.
+ * put returns 0 or -1.  On failure: "cannot write PATH: reason" in err, the
+ * temporary file removed, -1 returned. */
+int u_write_file(const char *path, int (*put)(FILE *, const void *), const void *arg, u_err *err);
+/* Checks, before a long computation, that u_write_file(path) can succeed as far
+ * as the file system can tell now: not a directory, its directory exists and is
+ * writable (or the existing non-regular file is writable).  0, or -1 with err. */
+int u_check_output(const char *path, u_err *err);
+/* The same for a directory that files will be written into. */
+int u_check_output_dir(const char *dir, u_err *err);
+
+/* Reads a whole regular file (or stdin for "-") into fresh memory, NUL-terminated;
+ * *len gets its length.  Refuses directories and files that contain a NUL byte
+ * (text inputs), naming the file.  NULL with err on failure. */
+char *u_read_file(const char *path, size_t *len, u_err *err);
+
+#endif
