@@ -23,7 +23,7 @@ BUILD ?= $(ROOT)/build
 SANFLAGS :=
 endif
 
-MODULES := util eol subsetgraph causality spin-model explain
+MODULES := util eol subsetgraph causality report spin-model explain
 PC_CFLAGS := -std=c11 -Wall -Wextra -Werror -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L \
              $(CFLAGS) $(SANFLAGS) $(foreach m,$(MODULES),-I$(ROOT)/$(m))
 PC_LDFLAGS := $(SANFLAGS)
@@ -71,7 +71,7 @@ programs: $(PROGRAMS)
 clean:
 	rm -rf $(ROOT)/build $(ROOT)/build-san $(ROOT)/bin
 
-CSRC_ALL = $(shell cd $(ROOT) && git ls-files '*.c' '*.h')
+CSRC_ALL = $(shell cd $(ROOT) && git ls-files '*.c' '*.h' '*.inc')
 format:
 	cd $(ROOT) && clang-format -i $(CSRC_ALL)
 format-check:

@@ -217,7 +217,7 @@ static int visit(qsearch *w, qnode x, bool extras, cc_ac22 *out)
     }
     const cc_graph *g = c->g;
     for (uint32_t e = cc_first(g, x.s); e != CC_NONE; e = cc_next(g, e)) {
-        if (g->to[e] == CC_BAD)
+        if (g->to[e] == CC_SINK)
             continue;
         uint32_t ev = g->ev[e] & CC_EV_MASK;
         int rc = ev == CC_SILENT ? push(w, &w->cur, g->to[e], x.pos, x.q)

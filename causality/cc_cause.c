@@ -212,7 +212,7 @@ static int place_red(cc_ctx *c, groups *gs, sg_node node, size_t nevents)
             g->ambiguous = true;
             rc = trace_list_add(&c->r->ambiguous, &c->r->nambiguous, sigma, n);
         }
-        if (a.good)
+        if (!rc && a.good) /* keeps an out-of-memory failure above */
             rc = add_black(c, a.good, a.ngood);
         if (!rc && a.good) {
             g->goods[g->ntraces - 1] = a.good;

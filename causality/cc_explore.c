@@ -27,7 +27,7 @@
 #include <string.h>
 #include <unistd.h>
 
-/* The reverse of every edge that does not end in CC_BAD, as CSR arrays: the
+/* The reverse of every edge that does not end in CC_SINK, as CSR arrays: the
  * predecessors of state t are src[start[t] .. start[t + 1]), ev[] their event words. */
 static int rev_build(cc_ctx *c)
 {
@@ -39,7 +39,7 @@ static int rev_build(cc_ctx *c)
     size_t m = 0;
     for (size_t s = 0; s < g->n; s++)
         for (uint32_t e = cc_first(g, s); e != CC_NONE; e = cc_next(g, e))
-            if (g->to[e] != CC_BAD) {
+            if (g->to[e] != CC_SINK) {
                 rv->start[g->to[e] + 1]++;
                 m++;
             }
@@ -55,7 +55,7 @@ static int rev_build(cc_ctx *c)
     memcpy(fill, rv->start, (g->n + 1) * sizeof *fill);
     for (size_t s = 0; s < g->n; s++)
         for (uint32_t e = cc_first(g, s); e != CC_NONE; e = cc_next(g, e))
-            if (g->to[e] != CC_BAD) {
+            if (g->to[e] != CC_SINK) {
                 uint32_t i = fill[g->to[e]]++;
                 rv->src[i] = (uint32_t)s;
                 rv->ev[i] = g->ev[e];
@@ -110,7 +110,7 @@ int cc_derive(cc_ctx *c)
     for (size_t s = 0; s < g->n; s++) {
         c->sf[s] = g->flags[s] & CC_S_BAD;
         for (uint32_t e = cc_first(g, s); e != CC_NONE; e = cc_next(g, e))
-            if (g->to[e] == CC_BAD && (g->ev[e] & CC_EV_CLAIM))
+            if (g->to[e] == CC_SINK && (g->ev[e] & CC_EV_CLAIM))
                 c->sf[s] |= CC_S_BAD;
     }
     if (close_backwards(c, c->sf, CC_S_BAD, CC_EV_CLAIM))
@@ -119,7 +119,7 @@ int cc_derive(cc_ctx *c)
         if (c->sf[s] & CC_S_BAD)
             c->sf[s] |= CC_S_DOOM;
         for (uint32_t e = cc_first(g, s); e != CC_NONE; e = cc_next(g, e))
-            if (g->to[e] == CC_BAD && (g->ev[e] & CC_EV_MASK) == CC_SILENT)
+            if (g->to[e] == CC_SINK && (g->ev[e] & CC_EV_MASK) == CC_SILENT)
                 c->sf[s] |= CC_S_DOOM;
     }
     c->sink = (uint32_t)g->n;
@@ -257,7 +257,7 @@ static int expand(cc_walk *w, uint32_t s, uint32_t h)
         return -1;
     for (uint32_t e = cc_first(g, s); e != CC_NONE; e = cc_next(g, e)) {
         uint32_t ev = g->ev[e] & CC_EV_MASK;
-        uint32_t t = g->to[e] == CC_BAD ? c->sink : g->to[e];
+        uint32_t t = g->to[e] == CC_SINK ? c->sink : g->to[e];
         if (ev == CC_SILENT) {
             if (push(w, &w->cur, t, h))
                 return -1;
@@ -275,7 +275,7 @@ int cc_explore(cc_ctx *c)
     cc_walk w = {.c = c};
     int rc = 0;
     w.hist = malloc((c->g->n + 1) * sizeof *w.hist);
-    if (!w.hist || c->g->root == CC_BAD)
+    if (!w.hist || !cc_is_state(c->g->root))
         rc = w.hist ? 0 : -1;
     else {
         for (size_t s = 0; s <= c->g->n; s++)
@@ -341,7 +341,7 @@ static int orders_of(cc_ctx *c, const sg_ms *ms, size_t k)
             break;
         for (uint32_t e = cc_first(c->g, s); e != CC_NONE && !rc; e = cc_next(c->g, e)) {
             uint32_t ev = c->g->ev[e] & CC_EV_MASK;
-            uint32_t t = c->g->to[e] == CC_BAD ? c->sink : c->g->to[e];
+            uint32_t t = c->g->to[e] == CC_SINK ? c->sink : c->g->to[e];
             uint32_t kid = ev == CC_SILENT ? h : sg_child(c->sg, h, ev - 1);
             if (kid == SG_INVALID)
                 rc = -1;
@@ -382,7 +382,7 @@ static int cc_orders(cc_ctx *c)
 static bool violation_reachable(const cc_ctx *c)
 {
     const cc_graph *g = c->g;
-    if (g->root == CC_BAD)
+    if (!cc_is_state(g->root))
         return false;
     uint8_t *seen = calloc(g->n, 1);
     uint32_t *work = malloc(g->n * sizeof *work);
@@ -397,7 +397,7 @@ static bool violation_reachable(const cc_ctx *c)
         found = cc_bad(c, s);
         for (uint32_t e = cc_first(g, s); e != CC_NONE && !found; e = cc_next(g, e)) {
             uint32_t t = g->to[e];
-            if (t == CC_BAD)
+            if (t == CC_SINK)
                 found = true;
             else if (!seen[t]) {
                 seen[t] = 1;
@@ -425,7 +425,8 @@ cc_result *cc_analyse(cc_graph *g, size_t nevents, const cc_options *o)
     /* Out of memory while exploring still yields the causes found so far: their
      * traces are final when added (README "Method"); the report says incomplete. */
     int rc = !c.sg || cc_derive(&c);
-    if (!rc && !violation_reachable(&c)) {
+    r->hazard = !rc && violation_reachable(&c);
+    if (!rc && !r->hazard) {
         /* Nothing to explain, and a model without a reachable hazard can have more
          * good histories than any budget (BEEM's hanoi.1): do not enumerate them. */
         r->unreachable = true;
@@ -438,11 +439,10 @@ cc_result *cc_analyse(cc_graph *g, size_t nevents, const cc_options *o)
             r->colours[k] = sg_count(c.sg, (sg_colour)k);
         r->bad = r->colours[SG_RED] + r->colours[SG_ORANGE] + r->colours[SG_GREY];
         r->good = r->colours[SG_GREEN] + r->colours[SG_BLACK];
-        r->hazard = r->bad > 0;
         r->bytes += sg_bytes(c.sg) + g->n;
     }
     sg_free(c.sg);
-    free(c.sf);
+    r->sf = c.sf; /* the trails' run search needs the same notion of bad and settled */
     free(c.fin_end);
     cc_rev_free(&c.rev);
     return r;
@@ -468,5 +468,6 @@ void cc_result_free(cc_result *r)
     free(r->causes);
     free_traces(r->uncaused, r->nuncaused);
     free_traces(r->ambiguous, r->nambiguous);
+    free(r->sf);
     free(r);
 }

@@ -28,7 +28,7 @@
  *
  * Invariants: state ids are dense from 0; first[s] is CC_NONE, a block index, or
  * PENDING | pool index of the newest pending move; an edge's target is a state id or
- * CC_BAD; event ids fit in 28 bits (the top bits of the event word are flags); the
+ * CC_SINK; event ids fit in 28 bits (the top bits of the event word are flags); the
  * fingerprint table holds the nkeys keyed states, is at most 3/4 full, and a state's
  * slot is found from its first fingerprint word by linear probing.
  */
@@ -55,7 +55,7 @@ cc_graph *cc_graph_new(unsigned flags)
 {
     cc_graph *g = calloc(1, sizeof *g);
     if (g) {
-        g->root = CC_BAD;
+        g->root = CC_NOROOT;
         g->gflags = flags;
         g->pfree = CC_NONE;
     }
@@ -162,13 +162,13 @@ uint32_t cc_graph_state(cc_graph *g, const void *key, size_t len, bool *fresh)
     *fresh = false;
     /* Room for a new state first, so that an interned key always has its lists. */
     if ((g->n == g->cap && grow_states(g)) || g->n >= PENDING - 1)
-        return CC_BAD;
+        return CC_OOM;
     if (g->gflags & CC_G_EXACT) {
         if (U_GROW(g->key_id, g->key_cap, g->nkeys))
-            return CC_BAD;
+            return CC_OOM;
         uint32_t k = u_intern_put(&g->states, key, len, fresh);
         if (k == U_INVALID) /* out of memory */
-            return CC_BAD;
+            return CC_OOM;
         if (!*fresh)
             return g->key_id[k];
         g->nkeys++;
@@ -180,7 +180,7 @@ uint32_t cc_graph_state(cc_graph *g, const void *key, size_t len, bool *fresh)
     if (id != CC_NONE)
         return id;
     if (4 * (g->nkeys + 1) > 3 * g->slot_cap && grow_slots(g))
-        return CC_BAD;
+        return CC_OOM;
     id = fresh_state(g);
     g->nkeys++;
     slot_put(g->slot, g->slot_cap, fp[0], (fp[1] & TAG) | ((uint64_t)id + 1));
@@ -191,7 +191,7 @@ uint32_t cc_graph_state(cc_graph *g, const void *key, size_t len, bool *fresh)
 uint32_t cc_graph_new_state(cc_graph *g)
 {
     if ((g->n == g->cap && grow_states(g)) || g->n >= PENDING - 1)
-        return CC_BAD;
+        return CC_OOM;
     return fresh_state(g);
 }
 

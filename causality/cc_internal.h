@@ -66,7 +66,7 @@ typedef struct {
     size_t budget;
     uint8_t *sf;   /* derived per-state flags: CC_S_BAD after claim closure, CC_S_DOOM */
     uint32_t sink; /* pseudo-state for "the last move violated" */
-    cc_rev rev;    /* every edge not into CC_BAD, reversed */
+    cc_rev rev;    /* every edge not into CC_SINK, reversed */
     /* Bit s: a settled state is reachable from s without passing a bad state (the
      * last row of every AC2(2) search's fin, cc_ac22.c), computed once by
      * cc_assemble; NULL before or when too large. */

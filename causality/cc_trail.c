@@ -1,5 +1,6 @@
 /*
- * cc_trail.c - a cause's witness as a run of pan, written as a SPIN trail.
+ * cc_trail.c - a cause's witness as a run of pan (report/rp_trail.c writes it as a
+ * SPIN trail).
  *
  * The analysis knows a cause's witness only as a sequence of events.  To let the user
  * replay it (`spin -t -p model.pml`, `./pan -r`), this file finds a concrete run in
@@ -8,18 +9,15 @@
  * stays) and moves of the next witness event (the position advances).  A bad run must
  * not violate before its last event and then ends in a violation (a move into the
  * sink, or a bad state); a good run never violates and ends in a settled state, the
- * same notion of good run as the analysis (cc_derive).  Breadth-first, so the trail
- * is a shortest such run.  Every edge remembers pan's process slot and transition id,
- * so the run is written in pan's own trail format: the header lines stock pan writes
- * (`-2:claim:-2` with a never claim, `-4:-4:-4` for SPIN's merged statements) and one
- * line `step:slot:transition` per move, claim moves included.
+ * same notion of good run as the analysis, whose derived per-state flags the result
+ * keeps (cc_result.sf), so no trail derives them again.  Breadth-first, so the trail
+ * is a shortest such run.  Every edge remembers pan's process slot and transition id
+ * (CC_G_MOVES), which is all pan's trail format needs.
  */
 #include "cc_internal.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 typedef struct {
     uint32_t state, pos;
@@ -91,7 +89,7 @@ static bool step_ok(const cc_ctx *c, const tr_node *x, uint32_t e, const uint32_
         pos++;
     }
     uint32_t to = g->to[e];
-    if (to == CC_BAD)
+    if (to == CC_SINK)
         return false;
     /* A bad run may pass the claim-closed bad states only after its last event (the
      * claim then moves into the violation); a good run never. */
@@ -122,7 +120,7 @@ static int search(const cc_ctx *c, const uint32_t *ev, size_t n, bool bad, cc_st
         }
         for (uint32_t e = cc_first(g, x.state); e != CC_NONE && rc == 1; e = cc_next(g, e)) {
             uint32_t event = g->ev[e] & CC_EV_MASK;
-            if (bad && g->to[e] == CC_BAD &&
+            if (bad && g->to[e] == CC_SINK &&
                 (x.pos + (event != CC_SILENT) == n &&
                  (event == CC_SILENT || event == ev[x.pos] + 1))) {
                 rc = unwind(g, &q, (uint32_t)k, e, out, nout);
@@ -144,162 +142,17 @@ done:
     return rc;
 }
 
-int cc_trail_find(cc_graph *g, const uint32_t *ev, size_t n, bool bad, cc_step **steps,
-                  size_t *nsteps)
+int cc_trail_find(const cc_graph *g, const cc_result *r, const uint32_t *ev, size_t n, bool bad,
+                  cc_step **steps, size_t *nsteps)
 {
     *steps = NULL;
     *nsteps = 0;
-    if (cc_graph_seal(g))
-        return -1;
-    if (g->root == CC_BAD || g->n == 0)
+    if (!r->sf || !cc_is_state(g->root) || g->n == 0)
         return 1;
     if (g->n * (n + 1) > (size_t)1 << 31)
         return -1; /* the visited set would not fit libbsd's int bit indices */
-    cc_ctx c = {.g = g};
-    if (cc_derive(&c)) {
-        free(c.sf);
-        cc_rev_free(&c.rev);
-        return -1;
-    }
-    if (!bad && !cc_settled(&c, g->root) && n == 0) {
-        free(c.sf);
-        cc_rev_free(&c.rev);
+    cc_ctx c = {.g = g, .sf = r->sf, .sink = (uint32_t)g->n};
+    if (!bad && !cc_settled(&c, g->root) && n == 0)
         return 1;
-    }
-    int rc = search(&c, ev, n, bad, steps, nsteps);
-    free(c.sf);
-    cc_rev_free(&c.rev);
-    return rc;
-}
-
-/* ---- pan's trail format ---- */
-
-typedef struct {
-    const cc_step *s;
-    size_t n;
-    int claim_type;
-    bool merged;
-} tr_file;
-
-static int put_trail(FILE *f, const void *arg)
-{
-    const tr_file *t = arg;
-    if (t->claim_type >= 0)
-        fprintf(f, "-2:%d:-2\n", t->claim_type);
-    if (t->merged)
-        fputs("-4:-4:-4\n", f);
-    for (size_t i = 0; i < t->n; i++)
-        fprintf(f, "%zu:%d:%d\n", i + 1, t->s[i].pr, t->s[i].tid);
-    return 0;
-}
-
-int cc_trail_write(const char *path, const cc_step *s, size_t n, int claim_type, bool merged)
-{
-    tr_file t = {s, n, claim_type, merged};
-    return cc_write_file(path, put_trail, &t);
-}
-
-/* ---- writing a file whole or not at all ---- */
-
-int cc_write_file(const char *path, int (*put)(FILE *, const void *), const void *arg)
-{
-    size_t n = strlen(path) + 32;
-    char *tmp = malloc(n);
-    if (!tmp) {
-        fprintf(stderr, "pancause: cannot write %s: out of memory\n", path);
-        return -1;
-    }
-    snprintf(tmp, n, "%s.tmp%ld", path, (long)getpid());
-    FILE *f = fopen(tmp, "w");
-    int rc = -1, err = errno;
-    if (f) {
-        rc = put(f, arg);
-        rc |= ferror(f) ? -1 : 0;
-        err = errno;
-        rc |= fclose(f);
-        if (!rc && rename(tmp, path))
-            rc = -1;
-        err = errno;
-    }
-    if (rc) {
-        fprintf(stderr, "pancause: cannot write %s: %s\n", path,
-                err ? strerror(err) : "write error");
-        remove(tmp);
-    }
-    free(tmp);
-    return rc;
-}
-
-/* ---- one trail per cause ---- */
-
-static char *trail_path(const cc_trail_opts *o, size_t i, bool good)
-{
-    const char *base = strrchr(o->model, '/');
-    base = base ? base + 1 : o->model;
-    bool here = !strcmp(o->dir, ".");
-    size_t n = strlen(o->dir) + strlen(base) + 48;
-    char *p = malloc(n);
-    if (p)
-        snprintf(p, n, "%s%s%s%zu%s", here ? "" : o->dir, here ? "" : "/", base, i + 1,
-                 good ? ".good.trail" : ".trail");
-    return p;
-}
-
-/* Finds and writes one run; *path stays NULL when the graph has no such run. */
-static int one_trail(cc_graph *g, const cc_trail_opts *o, const uint32_t *ev, size_t n, bool bad,
-                     size_t i, char **path)
-{
-    cc_step *s = NULL;
-    size_t ns = 0;
-    *path = NULL;
-    int rc = cc_trail_find(g, ev, n, bad, &s, &ns);
-    if (rc == 1) {
-        fprintf(stderr, "pancause: no %s run of cause %zu in the recorded graph: no trail\n",
-                bad ? "bad" : "good", i + 1);
-        return 0;
-    }
-    if (rc == 0 && !(*path = trail_path(o, i, !bad)))
-        rc = -1;
-    if (rc == 0 && cc_trail_write(*path, s, ns, o->claim_type, o->merged)) {
-        free(*path);
-        *path = NULL;
-        rc = -1;
-    } else if (rc < 0)
-        fprintf(stderr, "pancause: out of memory while finding the trail of cause %zu\n", i + 1);
-    free(s);
-    return rc;
-}
-
-int cc_write_trails(cc_graph *g, const cc_result *r, const cc_trail_opts *o, char ***bad,
-                    char ***good)
-{
-    *bad = calloc(r->ncauses + 1, sizeof **bad);
-    *good = calloc(r->ncauses + 1, sizeof **good);
-    if (!*bad || !*good) {
-        fprintf(stderr, "pancause: out of memory while writing trails\n");
-        return -1;
-    }
-    int rc = 0;
-    for (size_t i = 0; i < r->ncauses && !rc; i++) {
-        const cc_cause *c = &r->causes[i];
-        uint32_t *ev = malloc((c->nocc + 1) * sizeof *ev);
-        if (!ev) {
-            fprintf(stderr, "pancause: out of memory while writing trails\n");
-            return -1;
-        }
-        for (size_t k = 0; k < c->nocc; k++)
-            ev[k] = c->occ[k].event;
-        rc = one_trail(g, o, ev, c->nocc, true, i, &(*bad)[i]);
-        if (!rc && c->ngood)
-            rc = one_trail(g, o, c->good, c->ngood, false, i, &(*good)[i]);
-        free(ev);
-    }
-    return rc;
-}
-
-void cc_trails_free(char **paths, size_t n)
-{
-    for (size_t i = 0; paths && i < n; i++)
-        free(paths[i]);
-    free(paths);
+    return search(&c, ev, n, bad, steps, nsteps);
 }

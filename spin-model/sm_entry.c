@@ -9,7 +9,7 @@
  * never stop early) and the instrumented pan runs.
  */
 #include "spinmodel.h"
-#include "causality.h"
+#include "report.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -17,7 +17,7 @@
 #include <string.h>
 #include <time.h>
 
-static const char *const HELP =
+static const char *const HELP_HEAD =
     "usage: ./pan -C [pan options] [--json FILE] [--no-ac2] [--trails DIR]\n"
     "              [--fault-tree FILE] [--html FILE] [--probabilities FILE]\n"
     "              [--budget N] [--exact-states] [--no-prune WHAT]\n"
@@ -28,19 +28,13 @@ static const char *const HELP =
     "statistics.  Events are the transitions of labelled statements\n"
     "(`Gf: gate_failed = true`); end*, progress*, accept* labels are not events.\n"
     "\n"
-    "  --json FILE   also write the result as JSON to FILE\n"
     "  --no-ac2      skip the AC2(2) test: no causal non-occurrence of events\n"
-    "                (faster, less memory; the paper's CC1)\n"
-    "  --trails DIR  write a SPIN trail per cause into DIR: <model>N.trail (its\n"
-    "                witness) and <model>N.good.trail (where a non-occurrence\n"
-    "                prevents the hazard); replay: spin -k FILE -p model.pml\n"
-    "  --fault-tree FILE  write the causes as a fault tree; FILE's extension says\n"
-    "                how: .dot (Graphviz), .xml (Open-PSA MEF), .json\n"
-    "  --html FILE   write a self-contained HTML report (causes, fault tree,\n"
-    "                witness timelines, probabilities, statistics)\n"
+    "                (faster, less memory; the paper's CC1)\n";
+
+static const char *const HELP_TAIL =
     "  --probabilities FILE  basic-event probabilities, `event p` per line (#\n"
-    "                comments): into the fault tree and the HTML report, which\n"
-    "                computes the hazard's probability from the minimal cut sets\n"
+    "                comments): into the fault tree and the reports, which\n"
+    "                compute the hazard's probability from the minimal cut sets\n"
     "  --budget N    stop each history search after N nodes and report the result\n"
     "                as incomplete (default: 5000000 or 4 per recorded state,\n"
     "                whichever is more; 0 = no limit)\n"
@@ -57,6 +51,13 @@ static const char *const HELP =
     "(trail writing), -r -g -S -P (replay; -C file replays a trail columnated as in\n"
     "stock pan).\n"
     "Build: `spin -a model.pml && make pan` (DFS) or `make pan BFS=1` (BFS).\n";
+
+static void help(void)
+{
+    fputs(HELP_HEAD, stdout);
+    rp_help(stdout);
+    fputs(HELP_TAIL, stdout);
+}
 
 static int noprune_option(smh_config *cfg, const char *what)
 {
@@ -124,44 +125,45 @@ static int check_option(const char *a)
     }
 }
 
-/* The report options: each takes a value; file formats and the probability file
- * are checked here, before the search, so that a typo costs no search time. */
+/* The probabilities, read and checked once before the search (a typo should cost
+ * no search time) and used by the report at the end. */
+static rp_probs probs;
+
+/* An output option of the writer table (report.h) with its path, checked now so
+ * that a long search does not end in "cannot write".  0, 2 on a bad value, or -1
+ * when `opt` is no writer's option. */
 static int output_option(smh_config *cfg, const char *opt, const char *val)
 {
+    u_err err = {{0}};
+    int row = rp_writer_for(opt, val ? val : "", &err);
+    if (row == -1)
+        return -1;
     if (!val) {
         fprintf(stderr, "pan: %s needs a %s (./pan -C --help)\n", opt,
                 strcmp(opt, "--trails") ? "file name" : "directory");
         return 2;
     }
-    if (!strcmp(opt, "--trails")) {
-        cfg->trails = val;
-    } else if (!strcmp(opt, "--fault-tree")) {
-        if (cc_ftree_format(val) < 0) {
-            fprintf(stderr,
-                    "pan: --fault-tree %s: unknown format; the extension says which: "
-                    ".dot (Graphviz), .xml (Open-PSA MEF), .json\n",
-                    val);
-            return 2;
-        }
-        cfg->tree = val;
-    } else if (!strcmp(opt, "--html")) {
-        const char *dot = strrchr(val, '.');
-        if (!dot || (strcmp(dot, ".html") && strcmp(dot, ".htm"))) {
-            fprintf(stderr, "pan: --html %s: the report is HTML; name it FILE.html\n", val);
-            return 2;
-        }
-        cfg->html = val;
-    } else {
-        cc_probs p;
-        char *err = NULL;
-        if (cc_prob_read(val, &p, &err)) {
-            fprintf(stderr, "pan: --probabilities %s\n", err ? err : "out of memory");
-            free(err);
-            return 2;
-        }
-        cc_prob_free(&p);
-        cfg->prob = val;
+    if (row < 0) {
+        fprintf(stderr, "pan: %s\n", err.msg);
+        return 2;
     }
+    cfg->out.path[row] = val;
+    return 0;
+}
+
+static int probabilities_option(smh_config *cfg, const char *val)
+{
+    u_err err = {{0}};
+    if (!val) {
+        fprintf(stderr, "pan: --probabilities needs a file name (./pan -C --help)\n");
+        return 2;
+    }
+    rp_prob_free(&probs);
+    if (rp_prob_read(val, &probs, &err)) {
+        fprintf(stderr, "pan: --probabilities %s\n", err.msg);
+        return 2;
+    }
+    cfg->probs = &probs;
     return 0;
 }
 
@@ -198,21 +200,19 @@ int sm_main(int argc, char **argv, int (*stock_main)(int, char **),
         const char *a = argv[i];
         if (!strcmp(a, "-C"))
             continue;
+        int out;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            fputs(HELP, stdout);
+            help();
             free(av);
             return 0;
         } else if (!strcmp(a, "--no-ac2")) {
             cfg.ac2 = 0;
-        } else if (!strcmp(a, "--json")) {
-            if (i + 1 == argc) {
-                fprintf(stderr, "pan: --json needs a file name (./pan -C --help)\n");
-                rc = 2;
-            } else
-                cfg.json = argv[++i];
-        } else if (!strcmp(a, "--trails") || !strcmp(a, "--fault-tree") || !strcmp(a, "--html") ||
-                   !strcmp(a, "--probabilities")) {
-            rc = output_option(&cfg, a, i + 1 < argc ? argv[++i] : NULL);
+        } else if (!strncmp(a, "--", 2) &&
+                   (out = output_option(&cfg, a, i + 1 < argc ? argv[i + 1] : NULL)) != -1) {
+            rc = out;
+            i++;
+        } else if (!strcmp(a, "--probabilities")) {
+            rc = probabilities_option(&cfg, i + 1 < argc ? argv[++i] : NULL);
         } else if (!strcmp(a, "--budget")) {
             char *end = NULL;
             cfg.budget = i + 1 < argc ? strtod(argv[i + 1], &end) : -1;
@@ -236,10 +236,7 @@ int sm_main(int argc, char **argv, int (*stock_main)(int, char **),
             av[n++] = argv[i]; /* e.g. the argument of -N */
         }
     }
-    if (!rc && cfg.prob && !cfg.tree && !cfg.html) {
-        fprintf(stderr, "pan: --probabilities needs --fault-tree or --html (./pan -C --help)\n");
-        rc = 2;
-    }
+
     if (!rc) {
         av[n++] = "-c0";
         av[n] = NULL;

@@ -1,33 +1,25 @@
 /*
- * sm_instrument.c - the checked source transformation of SPIN's pan.c.
+ * sm_instrument.c - the checked source transformation of SPIN's pan.c and pan.h.
  *
  * pancause never copies or patches SPIN; it edits the pan.c that `spin -a` generated
  * for the user's model, at a handful of anchor points, and appends a glue file that
- * reads pan's globals.  Every anchor must match exactly as often as SPIN 6.5 writes
- * it.  If pan.c has another shape (another SPIN, a hand-edited file) the edit fails
- * and names the anchor, so `make pan` stops instead of building a pan whose hooks sit
- * in the wrong place.
+ * reads pan's globals.  The anchors are one table (ANCHORS below): what text, where
+ * (the whole file or one function's body), how often it must occur, and what edit it
+ * gets.  Every anchor must occur exactly as often as SPIN 6.5.2 writes it, and no two
+ * edits may touch the same text.  If pan.c has another shape (another SPIN, a
+ * hand-edited file) the transformation fails and names the anchor, so `make pan`
+ * stops instead of building a pan whose hooks sit in the wrong place.
  *
- * The anchors, all in pan's own search code:
- *   - after `#include "pan.h"`: prototypes of the glue and the SM_TRANSIT macro;
- *   - `Down:` in new_state() (DFS enters a state);
- *   - both `_m = do_transit(t, II)` (a move is tried, DFS and BFS);
- *   - the start of dfs_uerror() (every error report of both searches);
- *   - `depth = trpt->o_tt;` in bfs() (a state leaves the BFS queue);
- *   - store_state(): its start, its end, its hash-store calls (BFS successors) and
- *     its never claim move (BFS makes the claim's moves there);
- *   - the start of pan_exit() (report before pan exits);
- *   - the malloc() in pan's Malloc(), through which all of pan's memory comes, so that
- *     the glue can give it back before the analysis (README "Memory");
- *   - h_store(): where it finds or inserts a state's entry, which the glue reads right
- *     after new_state()'s call of it, so that the recorded state's id can live in
- *     pan's own hash table entry (sm_glue.c.inc, SM_PAN_HEL).
- * The instrumented pan.c includes pan_cause.h, the copy of pan.h that
- * sm_instrument_header() makes: pan's H_el with two more words for that id.
+ * Some anchors edit nothing: they pin down pan code whose logic the glue repeats
+ * (new_state()'s condition for storing a state, which sm_glue.c.inc's sm_pan_down()
+ * copies), so that a SPIN that changed it fails here instead of recording wrongly.
+ *
+ * Around pan's own code the output turns pan's warnings off (pragmas: pan is not ours
+ * to fix) and turns every -Wall -Wextra warning of the glue into an error, so the
+ * glue is held to the project's standard while pan.c is compiled as SPIN wrote it.
  */
 #include "spinmodel.h"
 
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,72 +29,112 @@
 typedef struct {
     char *s;
     size_t len, cap;
+    bool oom;
 } sm_buf;
 
-static int buf_add(sm_buf *b, const char *p, size_t n)
+static void buf_add(sm_buf *b, const char *p, size_t n)
 {
+    if (b->oom)
+        return;
     if (b->len + n + 1 > b->cap) {
         size_t cap = b->cap ? b->cap : 4096;
         while (cap < b->len + n + 1)
             cap *= 2;
         char *s = realloc(b->s, cap);
-        if (!s)
-            return -1;
+        if (!s) {
+            b->oom = true;
+            return;
+        }
         b->s = s;
         b->cap = cap;
     }
     memcpy(b->s + b->len, p, n);
     b->len += n;
     b->s[b->len] = 0;
-    return 0;
 }
 
-static int buf_str(sm_buf *b, const char *p)
+static void buf_str(sm_buf *b, const char *p)
 {
-    return buf_add(b, p, strlen(p));
+    buf_add(b, p, strlen(p));
 }
 
-static char *fmt(const char *f, ...)
-{
-    va_list ap;
-    va_start(ap, f);
-    int n = vsnprintf(NULL, 0, f, ap);
-    va_end(ap);
-    char *s = malloc((size_t)n + 1);
-    if (!s)
-        return NULL;
-    va_start(ap, f);
-    vsnprintf(s, (size_t)n + 1, f, ap);
-    va_end(ap);
-    return s;
-}
+/* ---- the anchors ---- */
 
-/* Counts occurrences of needle in [from, to). */
-static int count_in(const char *from, const char *to, const char *needle)
-{
-    int n = 0;
-    size_t k = strlen(needle);
-    for (const char *p = from; (p = strstr(p, needle)) && p + k <= to; p += k)
-        n++;
-    return n;
-}
+typedef enum {
+    CHECK,      /* no edit: the text must be there (logic the glue relies on) */
+    REPLACE,    /* replace the text */
+    BEFORE,     /* insert before the text */
+    AFTER,      /* insert right after the text */
+    AFTER_LINE, /* insert after the line holding the text */
+    BODY_START, /* text is a function's signature line: insert after its opening brace */
+    BODY_END    /* text is a function's signature line: insert before its closing brace */
+} sm_how;
 
-/* Finds the only line that equals `line` exactly; NULL if there is not exactly one. */
-static const char *only_line(const char *text, const char *line, int *count)
-{
-    const char *hit = NULL;
-    size_t k = strlen(line);
-    *count = 0;
-    for (const char *p = text; (p = strstr(p, line)); p += k) {
-        bool starts = p == text || p[-1] == '\n';
-        bool ends = p[k] == '\n' || p[k] == 0;
-        if (starts && ends) {
-            (*count)++;
-            hit = p;
-        }
-    }
-    return *count == 1 ? hit : NULL;
-}
+typedef struct {
+    const char *text;   /* exact text; with `line`, a whole line */
+    bool line;          /* match whole lines only */
+    const char *within; /* NULL: the whole file; else the signature line of the function
+                           in whose body the text must occur */
+    int count;          /* occurrences required */
+    sm_how how;
+    const char *edit; /* what is inserted, or the replacement */
+} sm_anchor;
+
+/* The included header: pan_cause.h (pan.h with the recorder's two words per entry,
+ * see sm_instrument_header) and then the hook prototypes of sm_pan.h. */
+static const char *const INCLUDE = "#include \"pan_cause.h\"\n"
+                                   "#define SM_PAN_GLUE 1 /* pancause: spin-model/sm_pan.h */\n"
+                                   "#include \"sm_pan.h\"";
+
+static const char NEW_STATE[] = "new_state(void)";
+static const char STORE_STATE[] = "store_state(Trail *ntrpt, int shortcut, short oboq)";
+static const char H_STORE[] = "h_store(char *vin, int nin)\t/* hash table storage */";
+
+static const sm_anchor ANCHORS[] = {
+    /* the header and the hooks' prototypes */
+    {"#include \"pan.h\"", true, NULL, 1, REPLACE, INCLUDE},
+    /* DFS enters a state */
+    {"Down:", true, NULL, 1, AFTER_LINE, "\tsm_pan_down();\n"},
+    /* a move is tried (DFS and BFS) */
+    {"_m = do_transit(t, II)", false, NULL, 2, REPLACE, "_m = SM_TRANSIT(t, II)"},
+    /* every error report of both searches */
+    {"dfs_uerror(char *str)", true, NULL, 1, BODY_START, "\tsmh_error(str);\n"},
+    /* BFS takes a state from its queue */
+    {"depth = trpt->o_tt;", false, NULL, 1, AFTER, " sm_pan_bfs_pop();"},
+    /* BFS stores a move's successors; the never claim moves there */
+    {STORE_STATE, true, NULL, 1, BODY_START, "\tsm_pan_bfs_group_begin();\n"},
+    {STORE_STATE, true, NULL, 1, BODY_END, "\tsm_pan_bfs_group_end();\n"},
+    {"return", false, STORE_STATE, 0, CHECK, NULL}, /* group_end is always reached */
+    {"b_store((char *)&now, vsize)", false, STORE_STATE, 1, BEFORE, "(sm_pan_bfs_store(ntrpt), "},
+    {"g_store((char *)&now, vsize, 0)", false, STORE_STATE, 1, BEFORE,
+     "(sm_pan_bfs_store(ntrpt), "},
+    {"h_store((char *)&now, vsize)", false, STORE_STATE, 1, BEFORE,
+     "(sm_pan_hel = 0, sm_pan_bfs_stored(ntrpt, "},
+    {"if (do_transit(t2, 0))", false, STORE_STATE, 1, REPLACE, "if (SM_CLAIM_TRANSIT(t2))"},
+    /* pan is about to exit: the analysis and the report */
+    {"pan_exit(int val)", true, NULL, 1, BODY_START, "\tsm_pan_exit(&val);\n"},
+    /* all of pan's memory comes through Malloc(); the glue frees it before the analysis */
+    {"\ttmp = (char *) malloc(n);", true, NULL, 1, REPLACE, "\ttmp = (char *) sm_pan_malloc(n);"},
+    /* h_store() hands the entry it matched or inserted to the glue */
+    {"if (m == 0) {", false, H_STORE, 1, AFTER, " sm_pan_hel = tmp;"},
+    {"memcpy(((char *)&(tmp->state)), v, n);", false, H_STORE, 1, BEFORE, "sm_pan_hel = tmp; "},
+    {"\t\t\tII = h_store((char *)&now, vsize);", true, NEW_STATE, 1, AFTER_LINE,
+     "\t\t\tsm_pan_stored();\n"},
+    /* new_state()'s condition for calling h_store(), which sm_pan_down() repeats */
+    {"\tif (depth >= maxdepth)", true, NEW_STATE, 1, CHECK, NULL},
+    {"\tif ((trpt->tau&4) || ((trpt-1)->tau&128))", true, NEW_STATE, 1, CHECK, NULL},
+    {"\tif (boq == -1) {\t/* if not mid-rv */", true, NEW_STATE, 1, CHECK, NULL},
+    {"\t\tif (!(trpt->tau&8)) /* if no atomic move */", true, NEW_STATE, 1, CHECK, NULL},
+};
+#define NANCHORS (sizeof ANCHORS / sizeof ANCHORS[0])
+
+/* One pending edit: replace [at, at + cut) by text (cut 0: an insertion). */
+typedef struct {
+    const char *at;
+    size_t cut;
+    const char *text;
+    size_t anchor;
+} sm_edit;
 
 static const char *line_end(const char *p)
 {
@@ -110,221 +142,150 @@ static const char *line_end(const char *p)
     return e ? e + 1 : p + strlen(p);
 }
 
-/* One pending edit: replace [at, at+cut) by text. */
-typedef struct {
-    const char *at;
-    size_t cut;
-    char *text;
-} sm_edit;
-
-typedef struct {
-    sm_edit e[64];
-    int n;
-    char *err;
-} sm_plan;
-
-static void plan_add(sm_plan *p, const char *at, size_t cut, const char *text)
+/* The region an anchor is searched in: the file, or a function's body from its
+ * opening brace (the line after the signature, as SPIN writes it) to the first
+ * closing brace at the start of a line. */
+static int region(const char *src, const char *sig, const char **from, const char **to,
+                  const char **close)
 {
-    if (p->err)
-        return;
-    if (p->n == 64) {
-        p->err = fmt("internal: too many edits");
-        return;
+    if (!sig) {
+        *from = src;
+        *to = src + strlen(src);
+        return 0;
     }
-    p->e[p->n].at = at;
-    p->e[p->n].cut = cut;
-    p->e[p->n].text = strdup(text);
-    p->n++;
-}
-
-static void plan_fail(sm_plan *p, const char *anchor, int found, int want)
-{
-    if (p->err)
-        return;
-    p->err = fmt("pan.c does not have the shape pancause expects: anchor '%s' found %d "
-                 "times, expected %d. pan.c must be generated by SPIN 6.5 (`spin -a "
-                 "model.pml`) and not edited.",
-                 anchor, found, want);
-}
-
-/* The only line equal to `line`; NULL after recording the failure. */
-static const char *the_line(sm_plan *p, const char *src, const char *line)
-{
-    int n;
-    const char *hit = only_line(src, line, &n);
-    if (!hit)
-        plan_fail(p, line, n, 1);
-    return hit;
-}
-
-/* Inserts `text` after the only line equal to `line`. */
-static const char *after_line(sm_plan *p, const char *src, const char *line, const char *text)
-{
-    const char *hit = the_line(p, src, line);
-    if (hit)
-        plan_add(p, line_end(hit), 0, text);
-    return hit;
-}
-
-static const char *const DECLS =
-    "/* pancause: hooks, see spin-model/spinmodel.h and sm_glue.c.inc */\n"
-    "void sm_pan_try(int, int, int, int);\n"
-    "int smh_tried(int);\n"
-    "void smh_error(const char *);\n"
-    "void sm_pan_down(void);\n"
-    "void sm_pan_bfs_pop(void);\n"
-    "void sm_pan_bfs_group_begin(void);\n"
-    "void sm_pan_bfs_store(void *);\n"
-    "void sm_pan_bfs_group_end(void);\n"
-    "void sm_pan_exit(int *);\n"
-    "void *sm_pan_malloc(unsigned long);\n"
-    "void sm_pan_stored(void);\n"
-    "int sm_pan_bfs_stored(Trail *, int);\n"
-    "static H_el *sm_pan_hel; /* the entry h_store() found or made */\n"
-    "void smh_claim_try(int);\n"
-    "int smh_claim_tried(int);\n"
-    "#define SM_TRANSIT(t, II) \\\n"
-    "    (sm_pan_try((II), ot, tt, (t)->t_id), smh_tried(do_transit((t), (II))))\n"
-    "#define SM_CLAIM_TRANSIT(t2) (smh_claim_try((t2)->t_id), smh_claim_tried(do_transit((t2), "
-    "0)))\n";
-
-static const char *const TRANSIT = "_m = do_transit(t, II)";
-
-static void plan_moves(sm_plan *p, const char *src)
-{
-    int n = count_in(src, src + strlen(src), TRANSIT);
-    if (n != 2) {
-        plan_fail(p, TRANSIT, n, 2);
-        return;
-    }
-    for (const char *q = src; (q = strstr(q, TRANSIT)); q += strlen(TRANSIT))
-        plan_add(p, q, strlen(TRANSIT), "_m = SM_TRANSIT(t, II)");
-}
-
-/* store_state(): group begin/end around its body, a hook before each hash store. */
-static void plan_store_state(sm_plan *p, const char *src)
-{
-    static const char *const sig = "store_state(Trail *ntrpt, int shortcut, short oboq)";
-    const char *head = the_line(p, src, sig);
-    if (!head)
-        return;
-    const char *open = line_end(head);
-    if (strncmp(open, "{\n", 2) != 0) {
-        plan_fail(p, "{ after store_state()", 0, 1);
-        return;
-    }
-    const char *close = strstr(open, "\n}\n");
-    if (!close) {
-        plan_fail(p, "} closing store_state()", 0, 1);
-        return;
-    }
-    if (count_in(open, close, "return") != 0) {
-        plan_fail(p, "store_state() without return", count_in(open, close, "return"), 0);
-        return;
-    }
-    plan_add(p, open + 2, 0, "\tsm_pan_bfs_group_begin();\n");
-    static const char *const stores[] = {"b_store((char *)&now, vsize)",
-                                         "g_store((char *)&now, vsize, 0)",
-                                         "h_store((char *)&now, vsize)"};
-    int total = 0;
-    for (int i = 0; i < 3; i++) {
-        size_t k = strlen(stores[i]);
-        for (const char *q = open; (q = strstr(q, stores[i])) && q < close; q += k) {
-            /* The hash table store hands its entry to the glue after the call. */
-            char *t = i == 2 ? fmt("(sm_pan_hel = 0, sm_pan_bfs_stored(ntrpt, %s))", stores[i])
-                             : fmt("(sm_pan_bfs_store(ntrpt), %s)", stores[i]);
-            if (t)
-                plan_add(p, q, k, t);
-            free(t);
-            total++;
+    size_t k = strlen(sig);
+    const char *hit = NULL;
+    int n = 0;
+    for (const char *p = src; (p = strstr(p, sig)); p += k)
+        if ((p == src || p[-1] == '\n') && (p[k] == '\n' || !p[k])) {
+            hit = p;
+            n++;
         }
-    }
-    if (total != 3)
-        plan_fail(p, "state store calls in store_state()", total, 3);
-    static const char *const claim = "if (do_transit(t2, 0))";
-    int nc = count_in(open, close, claim);
-    if (nc != 1)
-        plan_fail(p, claim, nc, 1);
-    else
-        plan_add(p, strstr(open, claim), strlen(claim), "if (SM_CLAIM_TRANSIT(t2))");
-    plan_add(p, close + 1, 0, "\tsm_pan_bfs_group_end();\n");
-}
-
-/* Inserts `text` as the first line of the body of the function whose signature line
- * is `sig` (its opening brace on the next line, as SPIN writes it). */
-static void at_body_start(sm_plan *p, const char *src, const char *sig, const char *brace,
-                          const char *text)
-{
-    const char *hit = the_line(p, src, sig);
-    if (!hit)
-        return;
+    if (n != 1)
+        return n;
     const char *open = line_end(hit);
-    if (open[0] != '{')
-        plan_fail(p, brace, 0, 1);
-    else
-        plan_add(p, line_end(open), 0, text);
+    const char *end = strstr(open, "\n}\n");
+    if (open[0] != '{' || !end)
+        return -1;
+    *from = open;
+    *to = end + 1;
+    if (close)
+        *close = end + 1;
+    return 0;
 }
 
-static void plan_malloc(sm_plan *p, const char *src)
+/* Occurrences of the anchor's text in [from, to); *first gets the first. */
+static int occurrences(const sm_anchor *a, const char *from, const char *to, const char **hits,
+                       int max)
 {
-    static const char *const a = "\ttmp = (char *) malloc(n);";
-    const char *hit = the_line(p, src, a);
-    if (hit)
-        plan_add(p, hit, strlen(a), "\ttmp = (char *) sm_pan_malloc(n);");
-}
-
-static void plan_bfs_pop(sm_plan *p, const char *src)
-{
-    static const char *const a = "depth = trpt->o_tt;";
-    int n = count_in(src, src + strlen(src), a);
-    if (n != 1) {
-        plan_fail(p, a, n, 1);
-        return;
+    size_t k = strlen(a->text);
+    int n = 0;
+    for (const char *p = from; (p = strstr(p, a->text)) && p + k <= to; p += k) {
+        if (a->line && !((p == from || p[-1] == '\n') && (p[k] == '\n' || !p[k])))
+            continue;
+        if (n < max)
+            hits[n] = p;
+        n++;
     }
-    const char *q = strstr(src, a);
-    plan_add(p, q + strlen(a), 0, " sm_pan_bfs_pop();");
+    return n;
 }
 
-/* h_store(): remember the entry it matched or inserted (sm_pan_hel); new_state():
- * hand it to the glue right after its call of h_store(). */
-static void plan_h_store(sm_plan *p, const char *src)
+static int fail(u_err *err, const sm_anchor *a, int found)
 {
-    static const char *const sig = "h_store(char *vin, int nin)\t/* hash table storage */";
-    int n;
-    const char *head = only_line(src, sig, &n);
-    if (!head) {
-        plan_fail(p, "h_store(char *vin, int nin)", n, 1);
-        return;
-    }
-    const char *close = strstr(head, "\n}\n");
-    static const char *const match = "if (m == 0) {";
-    static const char *const insert = "memcpy(((char *)&(tmp->state)), v, n);";
-    int nm = close ? count_in(head, close, match) : 0;
-    int ni = close ? count_in(head, close, insert) : 0;
-    if (nm != 1 || ni != 1) {
-        plan_fail(p, nm != 1 ? match : insert, nm != 1 ? nm : ni, 1);
-        return;
-    }
-    const char *m = strstr(head, match);
-    plan_add(p, m + strlen(match), 0, " sm_pan_hel = tmp;");
-    plan_add(p, strstr(head, insert), 0, "sm_pan_hel = tmp; ");
-    after_line(p, src, "\t\t\tII = h_store((char *)&now, vsize);", "\t\t\tsm_pan_stored();\n");
+    return u_errf(err,
+                  "pan.c does not have the shape pancause expects: anchor '%s'%s%s found %d "
+                  "times, expected %d. pan.c must be generated by SPIN 6.5.2 (`spin -a "
+                  "model.pml`) and not edited.",
+                  a->text, a->within ? " in " : "", a->within ? a->within : "", found, a->count);
 }
 
-/* pan.c includes the instrumented pan.h under this name instead of its own. */
-static void plan_include(sm_plan *p, const char *src)
+/* Plans the edits of one anchor. */
+static int plan(const char *src, size_t ai, sm_edit *e, size_t *ne, u_err *err)
 {
-    static const char *const inc = "#include \"pan.h\"";
-    const char *hit = after_line(p, src, inc, DECLS);
-    if (hit)
-        plan_add(p, hit, strlen(inc), "#include \"pan_cause.h\"");
+    const sm_anchor *a = &ANCHORS[ai];
+    const char *from = NULL, *to = NULL, *close = NULL;
+    bool body = a->how == BODY_START || a->how == BODY_END;
+    int r = region(src, body ? a->text : a->within, &from, &to, &close);
+    if (r != 0) {
+        const sm_anchor whole = {body ? a->text : a->within, true, NULL, 1, CHECK, NULL};
+        return fail(err, &whole, r < 0 ? 1 : r);
+    }
+    if (body) {
+        e[(*ne)++] = (sm_edit){a->how == BODY_START ? line_end(from) : close, 0, a->edit, ai};
+        return 0;
+    }
+    const char *hits[4];
+    int n = occurrences(a, from, to, hits, 4);
+    if (n != a->count)
+        return fail(err, a, n);
+    for (int i = 0; i < n && a->how != CHECK; i++) {
+        const char *at = hits[i];
+        size_t cut = 0;
+        if (a->how == REPLACE)
+            cut = strlen(a->text);
+        else if (a->how == AFTER)
+            at += strlen(a->text);
+        else if (a->how == AFTER_LINE)
+            at = line_end(at);
+        e[(*ne)++] = (sm_edit){at, cut, a->edit, ai};
+    }
+    return 0;
 }
 
+/* Stable by position, so that insertions at one point keep the table's order. */
 static int edit_cmp(const void *x, const void *y)
 {
     const sm_edit *a = x, *b = y;
-    return (a->at > b->at) - (a->at < b->at);
+    if (a->at != b->at)
+        return (a->at > b->at) - (a->at < b->at);
+    return (a->anchor > b->anchor) - (a->anchor < b->anchor);
 }
+
+/* ---- the output ---- */
+
+/* pan's code is SPIN's, not ours: its warnings are off; the glue's are errors. */
+static const char *const PROLOGUE =
+    "/* Instrumented by pancause (spin-model/sm_instrument.c) from SPIN's pan.c. */\n"
+    "#pragma GCC diagnostic push\n"
+    "#pragma GCC diagnostic ignored \"-Wall\"\n"
+    "#pragma GCC diagnostic ignored \"-Wextra\"\n"
+    "#pragma GCC diagnostic ignored \"-Wunused-parameter\"\n"
+    "#pragma GCC diagnostic ignored \"-Wunused-variable\"\n"
+    "#pragma GCC diagnostic ignored \"-Wunused-but-set-variable\"\n"
+    "#pragma GCC diagnostic ignored \"-Wunused-label\"\n"
+    "#pragma GCC diagnostic ignored \"-Wunused-function\"\n"
+    "#pragma GCC diagnostic ignored \"-Wunused-value\"\n"
+    "#pragma GCC diagnostic ignored \"-Wsign-compare\"\n"
+    "#pragma GCC diagnostic ignored \"-Wtype-limits\"\n"
+    "#pragma GCC diagnostic ignored \"-Wimplicit-fallthrough\"\n"
+    "#pragma GCC diagnostic ignored \"-Wmisleading-indentation\"\n"
+    "#pragma GCC diagnostic ignored \"-Wmaybe-uninitialized\"\n"
+    "#pragma GCC diagnostic ignored \"-Wuninitialized\"\n"
+    "#pragma GCC diagnostic ignored \"-Wrestrict\"\n"
+    "#pragma GCC diagnostic ignored \"-Wparentheses\"\n"
+    "#pragma GCC diagnostic ignored \"-Wformat\"\n"
+    "#pragma GCC diagnostic ignored \"-Wformat-overflow\"\n"
+    "#pragma GCC diagnostic ignored \"-Wformat-truncation\"\n"
+    "#pragma GCC diagnostic ignored \"-Wstringop-overflow\"\n"
+    "#pragma GCC diagnostic ignored \"-Wstringop-truncation\"\n"
+    "#pragma GCC diagnostic ignored \"-Warray-bounds\"\n"
+    "#pragma GCC diagnostic ignored \"-Wmissing-field-initializers\"\n"
+    "#pragma GCC diagnostic ignored \"-Wempty-body\"\n"
+    "#pragma GCC diagnostic ignored \"-Wclobbered\"\n"
+    "#pragma GCC diagnostic ignored \"-Wchar-subscripts\"\n"
+    "#pragma GCC diagnostic ignored \"-Wswitch\"\n"
+    "#pragma GCC diagnostic ignored \"-Wdangling-else\"\n"
+    "#pragma GCC diagnostic ignored \"-Wint-in-bool-context\"\n"
+    "#pragma GCC diagnostic ignored \"-Wshift-negative-value\"\n"
+    "#pragma GCC diagnostic ignored \"-Wold-style-declaration\"\n"
+    "#pragma GCC diagnostic ignored \"-Wpointer-sign\"\n"
+    "#pragma GCC diagnostic ignored \"-Waddress\"\n"
+    "#pragma GCC diagnostic ignored \"-Wunused-result\"\n";
+
+static const char *const EPILOGUE = "\n/* pancause: from here on the project's own code */\n"
+                                    "#pragma GCC diagnostic pop\n"
+                                    "#pragma GCC diagnostic error \"-Wall\"\n"
+                                    "#pragma GCC diagnostic error \"-Wextra\"\n";
 
 /* The label table and the glue, appended after pan's own code. */
 static int append_tail(sm_buf *b, const char *labels, const char *glue_path)
@@ -333,117 +294,117 @@ static int append_tail(sm_buf *b, const char *labels, const char *glue_path)
     int n = sm_labels_parse(labels, &l);
     if (n < 0)
         return -1;
-    int rc = buf_str(b, "\n/* pancause: event labels from `spin -d` */\n"
-                        "#include \"spinmodel.h\"\n"
-                        "static const sm_label sm_pan_labels[] = {\n");
-    for (int i = 0; i < n && !rc; i++) {
-        char *row = fmt("    {\"%s\", %d, \"%s\"},\n", l[i].proc, l[i].state, l[i].label);
-        rc = row ? buf_str(b, row) : -1;
+    buf_str(b, EPILOGUE);
+    buf_str(b, "/* pancause: event labels from `spin -d` */\n"
+               "static const sm_label sm_pan_labels[] = {\n");
+    for (int i = 0; i < n; i++) {
+        char *row = u_fmt("    {\"%s\", %d, \"%s\"},\n", l[i].proc, l[i].state, l[i].label);
+        if (!row)
+            b->oom = true;
+        else
+            buf_str(b, row);
         free(row);
     }
-    char *tail = fmt("    {0, 0, 0}};\nstatic const int sm_pan_nlabels = %d;\n"
-                     "#include \"%s\"\n",
-                     n, glue_path);
-    if (!rc)
-        rc = tail ? buf_str(b, tail) : -1;
+    char *tail = u_fmt("    {0, 0, 0}};\nstatic const int sm_pan_nlabels = %d;\n"
+                       "#include \"%s\"\n",
+                       n, glue_path);
+    if (!tail)
+        b->oom = true;
+    else
+        buf_str(b, tail);
     free(tail);
     sm_labels_free(l, n);
-    return rc;
+    return b->oom ? -1 : 0;
 }
 
 int sm_instrument(const char *src, const char *labels, const char *glue_path, char **out,
-                  char **err)
+                  u_err *err)
 {
-    sm_plan p = {.n = 0, .err = NULL};
     *out = NULL;
-    *err = NULL;
-    if (!strstr(src, "SpinVersion") && !strstr(src, "Spin Version")) {
-        *err = fmt("this is not a pan.c generated by SPIN (no SpinVersion)");
-        return -1;
-    }
-    plan_include(&p, src);
-    after_line(&p, src, "Down:", "\tsm_pan_down();\n");
-    plan_moves(&p, src);
-    at_body_start(&p, src, "dfs_uerror(char *str)", "{ opening dfs_uerror()",
-                  "\tsmh_error(str);\n");
-    plan_bfs_pop(&p, src);
-    plan_store_state(&p, src);
-    at_body_start(&p, src, "pan_exit(int val)", "{ opening pan_exit()", "\tsm_pan_exit(&val);\n");
-    plan_malloc(&p, src);
-    plan_h_store(&p, src);
-    int rc = -1;
+    if (!strstr(src, "SpinVersion") && !strstr(src, "Spin Version"))
+        return u_errf(err, "this is not a pan.c generated by SPIN (no SpinVersion)");
+    sm_edit e[2 * NANCHORS];
+    size_t ne = 0;
+    for (size_t i = 0; i < NANCHORS; i++)
+        if (plan(src, i, e, &ne, err))
+            return -1;
+    qsort(e, ne, sizeof *e, edit_cmp);
+    for (size_t i = 1; i < ne; i++) /* two edits of the same text would garble it */
+        if (e[i].at < e[i - 1].at + e[i - 1].cut)
+            return u_errf(err, "internal: the edits of anchors '%s' and '%s' overlap",
+                          ANCHORS[e[i - 1].anchor].text, ANCHORS[e[i].anchor].text);
     sm_buf b = {0};
-    if (!p.err) {
-        qsort(p.e, (size_t)p.n, sizeof p.e[0], edit_cmp);
-        const char *at = src;
-        rc = 0;
-        for (int i = 0; i < p.n && !rc; i++) {
-            rc = buf_add(&b, at, (size_t)(p.e[i].at - at)) || buf_str(&b, p.e[i].text);
-            at = p.e[i].at + p.e[i].cut;
+    buf_str(&b, PROLOGUE);
+    const char *at = src;
+    for (size_t i = 0; i < ne; i++) {
+        buf_add(&b, at, (size_t)(e[i].at - at));
+        buf_str(&b, e[i].text);
+        at = e[i].at + e[i].cut;
+        /* BFS's stores get a closing parenthesis after the call they wrap */
+        const sm_anchor *a = &ANCHORS[e[i].anchor];
+        if (a->how == BEFORE && a->edit[0] == '(') {
+            size_t k = strlen(a->text);
+            buf_add(&b, at, k);
+            buf_str(&b, strstr(a->edit, "sm_pan_bfs_stored") ? "))" : ")");
+            at += k;
         }
-        if (!rc)
-            rc = buf_str(&b, at) || append_tail(&b, labels, glue_path);
-        if (rc)
-            p.err = fmt("out of memory, or `spin -d` output unreadable");
     }
-    for (int i = 0; i < p.n; i++)
-        free(p.e[i].text);
-    if (p.err) {
+    buf_str(&b, at);
+    if (append_tail(&b, labels, glue_path) || b.oom) {
         free(b.s);
-        *err = p.err;
-        return -1;
+        return u_errf(err, "out of memory, or `spin -d` output unreadable");
     }
     *out = b.s;
     return 0;
 }
 
-/* Inserts `words` after the only occurrence of `anchor` in pan.h. */
-static int header_insert(sm_buf *b, const char **from, const char *pan_h, const char *anchor,
-                         const char *words, char **err)
+/* ---- pan.h ---- */
+
+/* pan_cause.h is pan.h with two words more in pan's hash table entry (H_el) and in
+ * its search frame (Trail, which the BFS queue copies per state), in pan.h's order:
+ * the recorded state's id and mode travel with pan's own data (sm_glue.c.inc). */
+static const struct {
+    const char *anchor, *words;
+} HEADER[] = {
+    {"struct H_el {\n\tH_el *nxt;\n",
+     "\tunsigned sm_id, sm_mode; /* pancause: recorded state id + 1, mode (sm_glue.c.inc) */\n"},
+    {"struct Trail {\n", "\tunsigned sm_id, sm_mode; /* pancause: BFS, the queued state's id + 1, "
+                         "mode */\n"},
+};
+
+static int count_of(const char *s, const char *needle)
 {
-    int n = count_in(pan_h, pan_h + strlen(pan_h), anchor);
-    if (n != 1) {
-        *err = fmt("pan.h does not have the shape pancause expects: anchor '%s' found %d times, "
-                   "expected 1. pan.h must be generated by SPIN 6.5 (`spin -a model.pml`) and "
-                   "not edited.",
-                   anchor, n);
-        return -1;
-    }
-    const char *at = strstr(pan_h, anchor) + strlen(anchor);
-    if (at < *from) {
-        *err = fmt("pan.h: anchors out of order");
-        return -1;
-    }
-    if (buf_add(b, *from, (size_t)(at - *from)) || buf_str(b, words)) {
-        *err = fmt("out of memory");
-        return -1;
-    }
-    *from = at;
-    return 0;
+    int n = 0;
+    for (const char *p = s; (p = strstr(p, needle)); p += strlen(needle))
+        n++;
+    return n;
 }
 
-int sm_instrument_header(const char *pan_h, char **out, char **err)
+int sm_instrument_header(const char *pan_h, char **out, u_err *err)
 {
     *out = NULL;
-    *err = NULL;
     sm_buf b = {0};
     const char *from = pan_h;
-    /* In pan.h's order: H_el (pan's hash table entry) then Trail.  The BFS queue
-     * copies a Trail per queued state, so the recorded id travels with it
-     * (sm_glue.c.inc). */
-    if (header_insert(&b, &from, pan_h, "struct H_el {\n\tH_el *nxt;\n",
-                      "\tunsigned sm_id, sm_mode; /* pancause: recorded state id + 1, mode "
-                      "(sm_glue.c.inc) */\n",
-                      err) ||
-        header_insert(&b, &from, pan_h, "struct Trail {\n",
-                      "\tunsigned sm_id, sm_mode; /* pancause: BFS, the queued state's id + 1, "
-                      "mode */\n",
-                      err) ||
-        buf_str(&b, from)) {
+    for (size_t i = 0; i < sizeof HEADER / sizeof HEADER[0]; i++) {
+        int n = count_of(pan_h, HEADER[i].anchor);
+        const char *at = strstr(pan_h, HEADER[i].anchor);
+        if (n != 1 || at < from) {
+            free(b.s);
+            return u_errf(err,
+                          "pan.h does not have the shape pancause expects: anchor '%s' found "
+                          "%d times, expected 1. pan.h must be generated by SPIN 6.5.2 (`spin "
+                          "-a model.pml`) and not edited.",
+                          HEADER[i].anchor, n);
+        }
+        at += strlen(HEADER[i].anchor);
+        buf_add(&b, from, (size_t)(at - from));
+        buf_str(&b, HEADER[i].words);
+        from = at;
+    }
+    buf_str(&b, from);
+    if (b.oom) {
         free(b.s);
-        if (!*err)
-            *err = fmt("out of memory");
-        return -1;
+        return u_oom(err);
     }
     *out = b.s;
     return 0;

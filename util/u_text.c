@@ -68,7 +68,7 @@ void u_put_json(FILE *f, const char *s)
     put_json(f, s, false);
 }
 
-void u_json_init(u_json *j, FILE *f, bool pretty)
+void u_json_init(u_json *j, FILE *f, int pretty)
 {
     memset(j, 0, sizeof *j);
     j->f = f;
@@ -97,7 +97,7 @@ static void before(u_json *j, bool is_obj)
     j->first[j->depth] = false;
     if (!first)
         fputc(',', j->f);
-    if (j->pretty && (j->in_obj[j->depth] || is_obj))
+    if (j->depth <= j->pretty && (j->in_obj[j->depth] || is_obj))
         newline(j);
     else if (!first)
         fputc(' ', j->f);
@@ -126,9 +126,10 @@ void u_json_arr(u_json *j)
 void u_json_end(u_json *j)
 {
     bool obj = j->in_obj[j->depth], empty = j->first[j->depth];
+    bool laid_out = j->depth <= j->pretty;
     if (j->depth > 0)
         j->depth--;
-    if (j->pretty && !empty && obj)
+    if (laid_out && !empty && obj)
         newline(j);
     fputc(obj ? '}' : ']', j->f);
     if (j->depth == 0 && j->pretty)

@@ -104,20 +104,22 @@ void u_put_dot(FILE *f, const char *s);
 /* s escaped inside a JSON string (no quotes). */
 void u_put_json(FILE *f, const char *s);
 
-/* A JSON writer that places commas itself.  pretty: members of objects and
- * objects inside arrays start on new, indented lines; otherwise everything is on
- * one line (JSON Lines).  script: also escape < > & so that the JSON can sit inside
- * an HTML <script> element.  Invariant: depth <= U_JSON_DEPTH. */
+/* A JSON writer that places commas itself.  pretty = N > 0: inside the N outermost
+ * containers, members of objects and objects inside arrays start on new, indented
+ * lines, and deeper containers stay on one line; 0: everything on one line (JSON
+ * Lines).  script: also escape < > & so that the JSON can sit inside an HTML
+ * <script> element.  Invariant: depth <= U_JSON_DEPTH. */
 #define U_JSON_DEPTH 32
 typedef struct {
     FILE *f;
-    bool pretty, script;
+    int pretty;
+    bool script;
     int depth;
     bool first[U_JSON_DEPTH]; /* no element written yet at this depth */
     bool in_obj[U_JSON_DEPTH];
     bool after_key;
 } u_json;
-void u_json_init(u_json *j, FILE *f, bool pretty);
+void u_json_init(u_json *j, FILE *f, int pretty);
 void u_json_obj(u_json *j);
 void u_json_arr(u_json *j);
 void u_json_end(u_json *j); /* closes the innermost object or array */

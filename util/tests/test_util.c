@@ -71,7 +71,7 @@ static char *capture(void (*fn)(FILE *))
 static void compact_doc(FILE *f)
 {
     u_json j;
-    u_json_init(&j, f, false);
+    u_json_init(&j, f, 0);
     u_json_obj(&j);
     u_json_key(&j, "s");
     u_json_str(&j, "a\"b\\c\n<");
@@ -93,7 +93,7 @@ static void compact_doc(FILE *f)
 static void pretty_doc(FILE *f)
 {
     u_json j;
-    u_json_init(&j, f, true);
+    u_json_init(&j, f, 8);
     u_json_obj(&j);
     u_json_key(&j, "a");
     u_json_arr(&j);
@@ -128,7 +128,7 @@ static void escapes(FILE *f)
     fputc('|', f);
     u_put_dot(f, "a\"b\\c\nd");
     u_json j;
-    u_json_init(&j, f, false);
+    u_json_init(&j, f, 0);
     j.script = true;
     fputc('|', f);
     u_json_str(&j, "</script>");

@@ -1,12 +1,12 @@
 /*
- * test_faulttree.c - unit tests of issue 5's library part: the fault tree built from
+ * test_report.c - unit tests of the report module: the fault tree built from
  * hand-made causes (AND vs PAND gates, a basic event shared by two gates, a
  * non-occurrence as a condition), its writers (formats by extension, nothing left
  * behind on failure), the probability file parser and its errors, the top-event
  * probability on hand-computed examples (rare-event approximation, inclusion-
  * exclusion, minimal cut sets), and the witness-run search behind the trails.
  */
-#include "causality.h"
+#include "report.h"
 
 #include <check.h>
 #include <math.h>
@@ -41,7 +41,7 @@ static void free_causes(cc_result *r)
 
 /* Cause 1: A before B (PAND); cause 2: A and C in any order (AND) with Proc[1].D
  * absent between them.  A is shared. */
-static cc_ftree *two_causes(cc_result *r, cc_cause *cs, cc_absent *ab)
+static rp_ftree *two_causes(cc_result *r, cc_cause *cs, cc_absent *ab)
 {
     static const int ord[][2] = {{0, 1}};
     cs[0] = cause((const uint32_t[]){0, 1}, 2, ord, 1);
@@ -50,7 +50,7 @@ static cc_ftree *two_causes(cc_result *r, cc_cause *cs, cc_absent *ab)
     cs[1].absent = ab;
     cs[1].nabsent = 1;
     *r = (cc_result){.causes = cs, .ncauses = 2, .hazard = true};
-    cc_ftree *t = cc_ftree_build(r, NAMES, 4, "m.pml", "assertion violated");
+    rp_ftree *t = rp_ftree_build(r, NAMES, 4, "m.pml", "assertion violated");
     ck_assert_ptr_nonnull(t);
     return t;
 }
@@ -60,7 +60,7 @@ START_TEST(gates_and_shared_events)
     cc_result r;
     cc_cause cs[2];
     cc_absent ab;
-    cc_ftree *t = two_causes(&r, cs, &ab);
+    rp_ftree *t = two_causes(&r, cs, &ab);
     ck_assert_uint_eq(t->ngate, 2);
     ck_assert(t->gate[0].pand);
     ck_assert_str_eq(t->gate[0].order, "A < B");
@@ -69,12 +69,12 @@ START_TEST(gates_and_shared_events)
     /* A is one basic event, an input of both gates */
     ck_assert_uint_eq(t->gate[0].inputs[0], 0);
     ck_assert_uint_eq(t->gate[1].inputs[0], 0);
-    ck_assert(cc_ftree_used(t, 0) && cc_ftree_used(t, 1) && cc_ftree_used(t, 2));
-    ck_assert(!cc_ftree_used(t, 3)); /* D only does not occur: no basic event */
+    ck_assert(rp_ftree_used(t, 0) && rp_ftree_used(t, 1) && rp_ftree_used(t, 2));
+    ck_assert(!rp_ftree_used(t, 3)); /* D only does not occur: no basic event */
     ck_assert_uint_eq(t->gate[1].nconditions, 1);
     ck_assert_str_eq(t->gate[1].conditions[0], "Proc[1].D between A and C");
     ck_assert_str_eq(t->ev[3].id, "Proc_1__D"); /* MEF identifiers have no '.' or '[' */
-    cc_ftree_free(t);
+    rp_ftree_free(t);
     free_causes(&r);
 }
 END_TEST
@@ -98,40 +98,54 @@ static int count(const char *s, const char *needle)
     return n;
 }
 
+/* Writes the prebuilt tree t through the writer table's row for path. */
+static int write_tree(rp_ftree *t, const char *path)
+{
+    u_err err = {{0}};
+    int row = rp_writer_for("--fault-tree", path, &err);
+    if (row < 0)
+        return -1;
+    rp_run run = {0};
+    rp_in in = {.run = &run, .tree = t};
+    return rp_writers[row].write(&in, path, &err);
+}
+
 START_TEST(writers)
 {
     cc_result r;
     cc_cause cs[2];
     cc_absent ab;
-    cc_ftree *t = two_causes(&r, cs, &ab);
+    rp_ftree *t = two_causes(&r, cs, &ab);
     char dir[] = "/tmp/test_ftXXXXXX", path[256];
     ck_assert_ptr_nonnull(mkdtemp(dir));
     snprintf(path, sizeof path, "%s/t.dot", dir);
-    ck_assert_int_eq(cc_ftree_write(t, path), 0);
+    ck_assert_int_eq(write_tree(t, path), 0);
     const char *s = slurp(path);
     ck_assert_int_eq(count(s, "shape=circle"), 3);  /* A, B, C once each */
     ck_assert_int_eq(count(s, "-> A"), 2);          /* A shared by both gates */
     ck_assert_int_eq(count(s, "peripheries=2"), 1); /* one PAND */
     ck_assert_int_eq(count(s, "style=dashed, label"), 1);
     snprintf(path, sizeof path, "%s/t.xml", dir);
-    ck_assert_int_eq(cc_ftree_write(t, path), 0);
+    ck_assert_int_eq(write_tree(t, path), 0);
     s = slurp(path);
     ck_assert_int_eq(count(s, "<define-basic-event"), 3);
     ck_assert_int_eq(count(s, "<define-gate"), 3);
     ck_assert_int_eq(count(s, "value=\"PAND\""), 1);
     ck_assert_int_eq(count(s, "<define-house-event"), 1);
     snprintf(path, sizeof path, "%s/t.json", dir);
-    ck_assert_int_eq(cc_ftree_write(t, path), 0);
+    ck_assert_int_eq(write_tree(t, path), 0);
     s = slurp(path);
     ck_assert_int_eq(count(s, "\"type\": \"pand\""), 1);
     ck_assert_int_eq(count(s, "\"type\": \"and\""), 1);
     /* unknown extension, unwritable directory: -1 and nothing written */
-    ck_assert_int_eq(cc_ftree_format("t.svg"), -1);
+    u_err err = {{0}};
+    ck_assert_int_eq(rp_writer_for("--fault-tree", "t.svg", &err), -2);
+    ck_assert_ptr_nonnull(strstr(err.msg, "(.dot .gv .xml .json)"));
     snprintf(path, sizeof path, "%s/t.svg", dir);
-    ck_assert_int_eq(cc_ftree_write(t, path), -1);
+    ck_assert_int_eq(write_tree(t, path), -1);
     ck_assert_int_ne(access(path, F_OK), 0);
-    ck_assert_int_eq(cc_ftree_write(t, "/nonexistent-dir/t.dot"), -1);
-    cc_ftree_free(t);
+    ck_assert_int_eq(write_tree(t, "/nonexistent-dir/t.dot"), -1);
+    rp_ftree_free(t);
     free_causes(&r);
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
@@ -140,9 +154,9 @@ START_TEST(writers)
 END_TEST
 
 /* A tree whose gates have the given event sets (bit k = event type k). */
-static cc_ftree *tree_of(const unsigned *sets, size_t n, const double *p, size_t nev)
+static rp_ftree *tree_of(const unsigned *sets, size_t n, const double *p, size_t nev)
 {
-    cc_ftree *t = calloc(1, sizeof *t);
+    rp_ftree *t = calloc(1, sizeof *t);
     t->ev = calloc(nev, sizeof *t->ev);
     t->nev = nev;
     for (size_t e = 0; e < nev; e++)
@@ -162,54 +176,54 @@ START_TEST(probability_maths)
 {
     const double p[] = {0.1, 0.2, 0.3};
     /* {A,B}, {A,C}: rare = .02 + .03; exact = .05 - P(ABC) = .05 - .006 */
-    cc_ftree *t = tree_of((const unsigned[]){3, 5}, 2, p, 3);
-    cc_topprob r;
-    ck_assert_int_eq(cc_prob_top(t, &r), 0);
+    rp_ftree *t = tree_of((const unsigned[]){3, 5}, 2, p, 3);
+    rp_topprob r;
+    ck_assert_int_eq(rp_prob_top(t, &r), 0);
     ck_assert_uint_eq(r.ncuts, 2);
     ck_assert_double_eq_tol(r.rare, 0.05, 1e-12);
     ck_assert(r.has_exact);
     ck_assert_double_eq_tol(r.exact, 0.044, 1e-12);
-    cc_ftree_free(t);
+    rp_ftree_free(t);
     /* duplicates and supersets are no minimal cut sets: {A,B}, {A,B}, {A,B,C} -> {A,B} */
     t = tree_of((const unsigned[]){3, 3, 7}, 3, p, 3);
-    ck_assert_int_eq(cc_prob_top(t, &r), 0);
+    ck_assert_int_eq(rp_prob_top(t, &r), 0);
     ck_assert_uint_eq(r.ncuts, 1);
     ck_assert_double_eq_tol(r.exact, 0.02, 1e-12);
-    cc_ftree_free(t);
+    rp_ftree_free(t);
     /* three single events: exact = 1 - .9 * .8 * .7 */
     t = tree_of((const unsigned[]){1, 2, 4}, 3, p, 3);
-    ck_assert_int_eq(cc_prob_top(t, &r), 0);
+    ck_assert_int_eq(rp_prob_top(t, &r), 0);
     ck_assert_double_eq_tol(r.exact, 1 - 0.9 * 0.8 * 0.7, 1e-12);
     ck_assert_double_eq_tol(r.rare, 0.6, 1e-12);
-    cc_ftree_free(t);
+    rp_ftree_free(t);
     /* a missing probability: not computed, and says which */
     const double q[] = {0.1, -1, 0.3};
     t = tree_of((const unsigned[]){3}, 1, q, 3);
-    ck_assert_int_eq(cc_prob_top(t, &r), 1);
-    cc_ftree_free(t);
+    ck_assert_int_eq(rp_prob_top(t, &r), 1);
+    rp_ftree_free(t);
 }
 END_TEST
 
 START_TEST(many_cut_sets_only_approximated)
 {
-    double p[CC_EXACT_MAX + 1];
-    unsigned sets[CC_EXACT_MAX + 1];
-    for (int i = 0; i <= CC_EXACT_MAX; i++) {
+    double p[RP_EXACT_MAX + 1];
+    unsigned sets[RP_EXACT_MAX + 1];
+    for (int i = 0; i <= RP_EXACT_MAX; i++) {
         p[i] = 0.01;
         sets[i] = 1u << i;
     }
-    cc_ftree *t = tree_of(sets, CC_EXACT_MAX + 1, p, CC_EXACT_MAX + 1);
-    cc_topprob r;
-    ck_assert_int_eq(cc_prob_top(t, &r), 0);
+    rp_ftree *t = tree_of(sets, RP_EXACT_MAX + 1, p, RP_EXACT_MAX + 1);
+    rp_topprob r;
+    ck_assert_int_eq(rp_prob_top(t, &r), 0);
     ck_assert(!r.has_exact);
     ck_assert_double_eq_tol(r.rare, 0.21, 1e-12);
-    cc_ftree_free(t);
+    rp_ftree_free(t);
     /* 20 cut sets: still exact, 1 - .99^20 */
-    t = tree_of(sets, CC_EXACT_MAX, p, CC_EXACT_MAX);
-    ck_assert_int_eq(cc_prob_top(t, &r), 0);
+    t = tree_of(sets, RP_EXACT_MAX, p, RP_EXACT_MAX);
+    ck_assert_int_eq(rp_prob_top(t, &r), 0);
     ck_assert(r.has_exact);
     ck_assert_double_eq_tol(r.exact, 1 - pow(0.99, 20), 1e-12);
-    cc_ftree_free(t);
+    rp_ftree_free(t);
 }
 END_TEST
 
@@ -226,20 +240,21 @@ static char *prob_file(const char *text)
 
 static void parse_fails(const char *text, const char *want)
 {
-    char *path = prob_file(text), *err = NULL;
-    cc_probs p;
-    ck_assert_int_eq(cc_prob_read(path, &p, &err), -1);
-    ck_assert_ptr_nonnull(err);
-    ck_assert_msg(strstr(err, want) && strstr(err, path), "error '%s' lacks '%s'", err, want);
-    free(err);
+    char *path = prob_file(text);
+    u_err err = {{0}};
+    rp_probs p;
+    ck_assert_int_eq(rp_prob_read(path, &p, &err), -1);
+    ck_assert_msg(strstr(err.msg, want) && strstr(err.msg, path), "error '%s' lacks '%s'", err.msg,
+                  want);
     unlink(path);
 }
 
 START_TEST(probability_file)
 {
-    char *path = prob_file("# basic events\n\nA 0.1\nB\t1e-3  # per mission\nC 1\n"), *err;
-    cc_probs p;
-    ck_assert_int_eq(cc_prob_read(path, &p, &err), 0);
+    char *path = prob_file("# basic events\n\nA 0.1\nB\t1e-3  # per mission\nC 1\n");
+    u_err err = {{0}};
+    rp_probs p;
+    ck_assert_int_eq(rp_prob_read(path, &p, &err), 0);
     ck_assert_uint_eq(p.n, 3);
     ck_assert_str_eq(p.e[1].name, "B");
     ck_assert_double_eq(p.e[1].p, 1e-3);
@@ -248,10 +263,10 @@ START_TEST(probability_file)
     cc_result r;
     cc_cause cs[2];
     cc_absent ab;
-    cc_ftree *t = two_causes(&r, cs, &ab);
-    ck_assert_uint_eq(cc_prob_apply(t, &p), 0);
+    rp_ftree *t = two_causes(&r, cs, &ab);
+    ck_assert_uint_eq(rp_prob_apply(t, &p), 0);
     ck_assert_double_eq(t->ev[0].prob, 0.1);
-    cc_prob_free(&p);
+    rp_prob_free(&p);
     parse_fails("A 0.1\nB\n", ":2: expected `event probability`");
     parse_fails("A 0.1 0.2\n", ":1: expected");
     parse_fails("A 1.5\n", ":1: probability of A must be a number in [0, 1]");
@@ -261,14 +276,13 @@ START_TEST(probability_file)
     parse_fails("A 0.1\nA 0.2\n", ":2: A was already given on line 1");
     /* a name that is no event: warned and counted, not an error */
     path = prob_file("Z 0.5\n");
-    ck_assert_int_eq(cc_prob_read(path, &p, &err), 0);
-    ck_assert_uint_eq(cc_prob_apply(t, &p), 1);
-    cc_prob_free(&p);
+    ck_assert_int_eq(rp_prob_read(path, &p, &err), 0);
+    ck_assert_uint_eq(rp_prob_apply(t, &p), 1);
+    rp_prob_free(&p);
     unlink(path);
-    ck_assert_int_eq(cc_prob_read("/nonexistent/p.txt", &p, &err), -1);
-    ck_assert_ptr_nonnull(strstr(err, "/nonexistent/p.txt"));
-    free(err);
-    cc_ftree_free(t);
+    ck_assert_int_eq(rp_prob_read("/nonexistent/p.txt", &p, &err), -1);
+    ck_assert_ptr_nonnull(strstr(err.msg, "/nonexistent/p.txt"));
+    rp_ftree_free(t);
     free_causes(&r);
 }
 END_TEST
@@ -284,38 +298,84 @@ START_TEST(witness_runs)
     }
     cc_graph_set_root(g, s[0]);
     ck_assert_int_eq(cc_graph_move(g, s[0], s[1], 1, false, 1, 10), 0);
-    ck_assert_int_eq(cc_graph_move(g, s[1], CC_BAD, 2, false, 2, 20), 0);
+    ck_assert_int_eq(cc_graph_move(g, s[1], CC_SINK, 2, false, 2, 20), 0);
     ck_assert_int_eq(cc_graph_move(g, s[0], s[2], 2, false, 2, 21), 0);
     ck_assert_int_eq(cc_graph_move(g, s[2], s[3], 1, false, 1, 11), 0);
     cc_step *st;
     size_t n;
-    ck_assert_int_eq(cc_trail_find(g, (const uint32_t[]){0, 1}, 2, true, &st, &n), 0);
+    cc_options o = {.ac2 = true};
+    cc_result *r = cc_analyse(g, 2, &o);
+    ck_assert_int_eq(cc_trail_find(g, r, (const uint32_t[]){0, 1}, 2, true, &st, &n), 0);
     ck_assert_uint_eq(n, 2);
     ck_assert_int_eq(st[0].pr, 1);
     ck_assert_int_eq(st[0].tid, 10);
     ck_assert_int_eq(st[1].tid, 20); /* the violating move is the trail's last */
     free(st);
     /* B A is good (ends settled in 3), not bad */
-    ck_assert_int_eq(cc_trail_find(g, (const uint32_t[]){1, 0}, 2, true, &st, &n), 1);
-    ck_assert_int_eq(cc_trail_find(g, (const uint32_t[]){1, 0}, 2, false, &st, &n), 0);
+    ck_assert_int_eq(cc_trail_find(g, r, (const uint32_t[]){1, 0}, 2, true, &st, &n), 1);
+    ck_assert_int_eq(cc_trail_find(g, r, (const uint32_t[]){1, 0}, 2, false, &st, &n), 0);
     ck_assert_uint_eq(n, 2);
     ck_assert_int_eq(st[1].tid, 11);
     free(st);
     /* A alone is not a good run: from 1 the never claim reaches a violation */
     ck_assert_int_eq(cc_graph_move(g, s[1], s[4], CC_SILENT, true, 0, 30), 0);
-    ck_assert_int_eq(cc_graph_move(g, s[4], CC_BAD, CC_SILENT, true, 0, 31), 0);
-    ck_assert_int_eq(cc_trail_find(g, (const uint32_t[]){0}, 1, false, &st, &n), 1);
-    ck_assert_int_eq(cc_trail_find(g, (const uint32_t[]){0}, 1, true, &st, &n), 0);
+    ck_assert_int_eq(cc_graph_move(g, s[4], CC_SINK, CC_SILENT, true, 0, 31), 0);
+    cc_result_free(r);
+    r = cc_analyse(g, 2, &o); /* the flags derived from the grown graph */
+    ck_assert_int_eq(cc_trail_find(g, r, (const uint32_t[]){0}, 1, false, &st, &n), 1);
+    ck_assert_int_eq(cc_trail_find(g, r, (const uint32_t[]){0}, 1, true, &st, &n), 0);
     ck_assert_uint_eq(n, 3); /* A, then the claim's two moves */
     ck_assert_int_eq(st[2].tid, 31);
     free(st);
+    cc_result_free(r);
+    cc_graph_free(g);
+}
+END_TEST
+
+/* The text and JSON reports of an analysed graph: root -A-> 1 -B-> violation, and 1
+ * -C-> 4 -B-> 5 (settled): C between A and B prevents the hazard. */
+START_TEST(reports)
+{
+    cc_graph *g = cc_graph_new(0);
+    uint32_t s[6];
+    for (int i = 0; i < 6; i++) {
+        bool fresh;
+        s[i] = cc_graph_state(g, &i, sizeof i, &fresh);
+    }
+    cc_graph_set_root(g, s[0]);
+    ck_assert_int_eq(cc_graph_edge(g, s[0], s[1], 1, false), 0);
+    ck_assert_int_eq(cc_graph_edge(g, s[1], CC_SINK, 2, false), 0);
+    ck_assert_int_eq(cc_graph_edge(g, s[1], s[4], 3, false), 0);
+    ck_assert_int_eq(cc_graph_edge(g, s[4], s[5], 2, false), 0);
+    static const char *const names[] = {"A", "B", "C"};
+    cc_options o = {.ac2 = true, .names = names};
+    cc_result *r = cc_analyse(g, 3, &o);
+    rp_run run = {.search = "dfs", .ac2 = true, .model = "m.pml"};
+    rp_in in = {.r = r, .names = names, .nevents = 3, .run = &run};
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    ck_assert_int_eq(rp_json(f, &in), 0);
+    fclose(f);
+    ck_assert_ptr_nonnull(strstr(buf, "\"absent_intervals\": [{\"event\": \"C\", \"after\": "
+                                      "\"A\", \"before\": \"B\"}]"));
+    ck_assert_ptr_nonnull(strstr(buf, "\"ordered\": [[\"A\", \"B\"]]"));
+    free(buf);
+    f = open_memstream(&buf, &len);
+    ck_assert_int_eq(rp_text(f, &in, true), 0);
+    fclose(f);
+    ck_assert_ptr_nonnull(strstr(buf, "does not occur: C between A and B"));
+    ck_assert_ptr_nonnull(strstr(buf, "A ∧< ¬C ∧> B"));
+    free(buf);
+    rp_in_release(&in);
+    cc_result_free(r);
     cc_graph_free(g);
 }
 END_TEST
 
 int main(void)
 {
-    Suite *s = suite_create("faulttree");
+    Suite *s = suite_create("report");
     TCase *t = tcase_create("core");
     tcase_add_test(t, gates_and_shared_events);
     tcase_add_test(t, writers);
@@ -323,6 +383,7 @@ int main(void)
     tcase_add_test(t, many_cut_sets_only_approximated);
     tcase_add_test(t, probability_file);
     tcase_add_test(t, witness_runs);
+    tcase_add_test(t, reports);
     suite_add_tcase(s, t);
     SRunner *r = srunner_create(s);
     srunner_run_all(r, CK_NORMAL);

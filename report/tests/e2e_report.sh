@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# e2e_report.sh - issue 5 end to end with real spin, pan, Graphviz, xmllint and
-# headless Chromium: fault trees (.dot rendered to SVG and PNG, Open-PSA MEF validated
+# e2e_report.sh - the report module end to end with real spin, pan, Graphviz, xmllint,
+# SCRAM and headless Chromium: fault trees (.dot rendered to SVG and PNG, Open-PSA MEF validated
 # against the schema in fixtures/, .json), trails replayed by `spin -k` and `./pan -r`
 # (a bad trail reaches the violation, a good one does not), the HTML report as the
 # browser renders it, probabilities, and bad inputs (unknown extension, malformed
@@ -9,11 +9,12 @@
 # and cases/pand (assert, one PAND and one AND gate sharing Sf), DFS and BFS.
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-RNG=$ROOT/causality/tests/fixtures/opsa-mef-fault-tree.rng
+RNG=$ROOT/report/tests/fixtures/opsa-mef-fault-tree.rng
 need=()
 command -v dot >/dev/null || need+=(graphviz)
 command -v xmllint >/dev/null || need+=(libxml2-utils)
 command -v chromium >/dev/null || need+=(chromium)
+command -v scram >/dev/null || need+=(scram)
 if [ ${#need[@]} -gt 0 ]; then
     export DEBIAN_FRONTEND=noninteractive
     { apt-get install -y -qq "${need[@]}" || { apt-get update -qq && apt-get install -y -qq "${need[@]}"; }; } \
@@ -155,6 +156,28 @@ for search in dfs bfs; do
     check "pand $search: trails replay to the assertion" replays pand.pml out.json
 done
 
+# ---- a real fault tree tool reads every MEF written above: SCRAM ----
+scram_ok() { python3 "$ROOT/report/tests/scram_check.py" "$@" >scram.txt 2>&1 || { cat scram.txt; return 1; }; }
+(cd "$W/railway" && ./pan -C --fault-tree treep.json --probabilities p.txt >/dev/null 2>&1) ||
+    bad "railway: tree JSON with probabilities"
+check "railway: SCRAM's cut sets and probabilities (MOCUS, BDD) are ours" \
+    sh -c "cd '$W/railway' && python3 '$ROOT/report/tests/scram_check.py' tree.xml treep.json"
+for search in dfs bfs; do
+    check "pand $search: SCRAM's cut sets are ours" \
+        sh -c "cd '$W/pand-$search' && python3 '$ROOT/report/tests/scram_check.py' tree.xml tree.json"
+done
+mkdir "$W/single" && cd "$W/single" || exit 1
+cp "$ROOT/report/tests/fixtures/single.pml" . && spin -a single.pml >/dev/null &&
+    make -s -f "$ROOT/Makefile" pan >/dev/null || bad "single: make pan"
+printf 'Ov 0.001\nLk 0.01\nPw 0.2\n' >p.txt
+./pan -C --fault-tree tree.xml --probabilities p.txt >out.txt 2>&1 &&
+    ./pan -C --fault-tree tree.json --probabilities p.txt >/dev/null 2>&1 || bad "single: pan -C"
+check "single: a one-event cause is a gate MEF (and SCRAM) accept" \
+    sh -c "xmllint --noout --relaxng '$RNG' tree.xml 2>/dev/null && grep -c '<and>' tree.xml | grep -qx 1"
+check "single: SCRAM's cut sets and probabilities are ours" scram_ok tree.xml tree.json
+check "single: the text report gives the top-event probability" \
+    grep -q "probability of the hazard (2 minimal cut sets.*: 0.00299" out.txt
+
 # ---- bad inputs ----
 cd "$W/railway" || exit 1
 refused() { # refused NAME EXIT PATTERN ARGS...: exits EXIT, says PATTERN, before any search
@@ -177,11 +200,11 @@ printf 'Ta 0.9\nGf 0.1 0.2\n' >bad2.txt
 refused "malformed probability line" 2 "bad2.txt:2: expected" --probabilities bad2.txt --html r.html
 printf 'Ta 2\n' >bad3.txt
 refused "probability outside [0,1]" 2 "bad3.txt:1:" --probabilities bad3.txt --fault-tree t.dot
-refused "--probabilities alone" 2 "needs --fault-tree or --html" --probabilities p.txt
 refused "missing probability file" 2 "cannot read" --probabilities nope.txt --html r.html
-refused "unwritable fault tree" 1 "cannot write /nonexistent/t.dot" --fault-tree /nonexistent/t.dot
-refused "unwritable HTML" 1 "cannot write /nonexistent/r.html" --html /nonexistent/r.html
-refused "unwritable trails" 1 "cannot write /nonexistent/railway.pml1.trail" --trails /nonexistent
+# output paths are checked before the search (exit 2, no search), not after it
+refused "unwritable fault tree" 2 "cannot write /nonexistent/t.dot" --fault-tree /nonexistent/t.dot
+refused "unwritable HTML" 2 "cannot write /nonexistent/r.html" --html /nonexistent/r.html
+refused "unwritable trails" 2 "cannot write into /nonexistent" --trails /nonexistent
 check "nothing half-written (no temporary files, no partial outputs)" \
     sh -c '! ls | grep -q -e "\.tmp[0-9]" -e "^t\.svg$" -e "^r\.txt$"'
 

@@ -1,5 +1,5 @@
 /*
- * cc_html.c - the causes as one self-contained HTML page for a safety engineer.
+ * rp_html.c - the causes as one self-contained HTML page for a safety engineer.
  *
  * The page needs nothing but itself (no scripts, fonts or styles from elsewhere), so
  * it can be mailed or filed with a safety case.  It shows the property and whether
@@ -14,14 +14,14 @@
  * A small script counts what the browser actually rendered and writes it into the
  * page (#pc-summary), which the browser test reads back.
  */
-#include "causality.h"
+#include "report.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 static void esc(FILE *f, const char *s)
 {
-    cc_put_escaped(f, s ? s : "", 'x');
+    u_put_xml(f, s ? s : "");
 }
 
 static const char *const CSS =
@@ -62,25 +62,25 @@ static void svg_gate(FILE *f, double x, double y, bool pand, size_t i)
     fputs("</g>", f);
 }
 
-static double basic_x(const cc_ftree *t, size_t e)
+static double basic_x(const rp_ftree *t, size_t e)
 {
     size_t k = 0;
     for (size_t i = 0; i < e; i++)
-        k += cc_ftree_used(t, i);
+        k += rp_ftree_used(t, i);
     return 50 + (double)k * FT_BASIC;
 }
 
-static size_t used_count(const cc_ftree *t)
+static size_t used_count(const rp_ftree *t)
 {
     size_t k = 0;
     for (size_t e = 0; e < t->nev; e++)
-        k += cc_ftree_used(t, e);
+        k += rp_ftree_used(t, e);
     return k;
 }
 
-static void svg_cause(FILE *f, const cc_ftree *t, size_t i, double cx, double mid)
+static void svg_cause(FILE *f, const rp_ftree *t, size_t i, double cx, double mid)
 {
-    const cc_ft_gate *g = &t->gate[i];
+    const rp_ft_gate *g = &t->gate[i];
     char lab[32];
     snprintf(lab, sizeof lab, "cause %zu", i + 1);
     fprintf(f, "<line class=\"ft\" x1=\"%.0f\" y1=\"120\" x2=\"%.0f\" y2=\"150\"/>", mid, cx);
@@ -107,7 +107,7 @@ static void svg_cause(FILE *f, const cc_ftree *t, size_t i, double cx, double mi
     }
 }
 
-static void svg_tree(FILE *f, const cc_ftree *t)
+static void svg_tree(FILE *f, const rp_ftree *t)
 {
     double w1 = 40 + (double)t->ngate * FT_COL, w2 = 60 + (double)used_count(t) * FT_BASIC;
     double tw = 20 + 6.5 * (double)strlen(t->hazard); /* the top event's box fits its text */
@@ -131,7 +131,7 @@ static void svg_tree(FILE *f, const cc_ftree *t)
     for (size_t i = 0; i < t->ngate; i++)
         svg_cause(f, t, i, 20 + FT_COL / 2.0 + (double)i * FT_COL + (w - w1) / 2, mid);
     for (size_t e = 0; e < t->nev; e++) {
-        if (!cc_ftree_used(t, e))
+        if (!rp_ftree_used(t, e))
             continue;
         fprintf(f, "<g class=\"ft-basic\" data-event=\"");
         esc(f, t->ev[e].name);
@@ -245,10 +245,10 @@ static void svg_timeline(FILE *f, const tl_ctx *t, const cc_cause *c, size_t idx
 
 /* ---- the page ---- */
 
-static void html_cause(FILE *f, const cc_html_in *in, const tl_ctx *t, size_t i)
+static void html_cause(FILE *f, const rp_in *in, const tl_ctx *t, size_t i)
 {
     const cc_cause *c = &in->r->causes[i];
-    const cc_ft_gate *g = &in->tree->gate[i];
+    const rp_ft_gate *g = &in->tree->gate[i];
     fprintf(f, "<div class=\"cause\" id=\"cause-%zu\"><h3>Cause %zu (%s gate)</h3>", i + 1, i + 1,
             g->pand ? "PAND" : "AND");
     fputs("<div class=\"eol\">", f);
@@ -271,14 +271,14 @@ static void html_cause(FILE *f, const cc_html_in *in, const tl_ctx *t, size_t i)
     fprintf(f, "<br>bad execution orders: %zu", c->ntraces);
     if (c->ambiguous)
         fputs("<br><b>AMBIGUOUS</b>: a good execution has the same events in the same order", f);
-    if (in->run->trails && in->run->trails[i]) {
+    if (in->trails && in->trails[i]) {
         fputs("<br>trail: <code>", f);
-        esc(f, in->run->trails[i]);
+        esc(f, in->trails[i]);
         fputs("</code>", f);
     }
-    if (in->run->good_trails && in->run->good_trails[i]) {
+    if (in->good_trails && in->good_trails[i]) {
         fputs("<br>good trail: <code>", f);
-        esc(f, in->run->good_trails[i]);
+        esc(f, in->good_trails[i]);
         fputs("</code>", f);
     }
     fputs("</p>", f);
@@ -286,10 +286,10 @@ static void html_cause(FILE *f, const cc_html_in *in, const tl_ctx *t, size_t i)
     fputs("</div>\n", f);
 }
 
-static void html_prob(FILE *f, const cc_ftree *t)
+static void html_prob(FILE *f, const rp_ftree *t)
 {
-    cc_topprob p;
-    int rc = cc_prob_top(t, &p);
+    rp_topprob p;
+    int rc = rp_prob_top(t, &p);
     fputs("<h2>Probability of the hazard</h2>", f);
     if (rc == 1 && p.missing) {
         fputs("<p id=\"top-probability\">Not computed: no probability for basic event ", f);
@@ -310,13 +310,13 @@ static void html_prob(FILE *f, const cc_ftree *t)
     if (p.has_exact)
         fprintf(f, "<span id=\"p-exact\">%.6g</span></p>", p.exact);
     else
-        fprintf(f, "not computed for more than %d cut sets</p>", CC_EXACT_MAX);
+        fprintf(f, "not computed for more than %d cut sets</p>", RP_EXACT_MAX);
 }
 
-static void html_stats(FILE *f, const cc_html_in *in)
+static void html_stats(FILE *f, const rp_in *in)
 {
     const cc_result *r = in->r;
-    const cc_run *run = in->run;
+    const rp_run *run = in->run;
     fputs("<h2>Statistics</h2><table id=\"stats\">", f);
     fprintf(f, "<tr><th>search</th><td>%s, AC2(2) %s</td></tr>", run->search,
             run->ac2 ? "on" : "off");
@@ -348,7 +348,7 @@ static const char *const SCRIPT =
 
 static int put_html(FILE *f, const void *arg)
 {
-    const cc_html_in *in = arg;
+    const rp_in *in = arg;
     tl_ctx t = {in->names, in->lanes, in->nevents};
     fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>pancause: causes in ", f);
     esc(f, in->run->model);
@@ -357,9 +357,12 @@ static int put_html(FILE *f, const void *arg)
     fputs("</h1>\n<p>Property: <b id=\"property\">", f);
     esc(f, in->tree->hazard);
     fputs("</b></p>\n", f);
-    if (!in->run->complete) {
+    if (in->run->nwhy) {
         fputs("<p class=\"incomplete\">INCOMPLETE: ", f);
-        esc(f, in->run->why_incomplete);
+        for (size_t i = 0; i < in->run->nwhy; i++) {
+            fputs(i ? "; " : "", f);
+            esc(f, in->run->why[i]);
+        }
         fputs(". Causes may miss or wrongly add non-occurrences, fail AC3 (minimality) or be "
               "missing.</p>",
               f);
@@ -379,7 +382,9 @@ static int put_html(FILE *f, const void *arg)
     return 0;
 }
 
-int cc_html_write(const char *path, const cc_html_in *in)
+int rp_write_html(rp_in *in, const char *path, u_err *err)
 {
-    return cc_write_file(path, put_html, in);
+    if (!rp_tree(in) || !in->lanes)
+        return u_errf(err, "cannot write %s: out of memory", path);
+    return u_write_file(path, put_html, in, err);
 }

@@ -1,0 +1,100 @@
+/*
+ * sm_pan.h - the calls between the instrumented pan.c and the pancause library.
+ *
+ * Included twice over: by the library (through spinmodel.h), and by the instrumented
+ * pan.c, right after its pan.h (sm_instrument.c puts `#define SM_PAN_GLUE` and this
+ * include there).  So every hook has exactly one prototype, checked by the compiler
+ * on both sides.  With SM_PAN_GLUE the second part declares the glue functions that
+ * pan's edited code calls (defined in sm_glue.c.inc, which reads pan's globals and
+ * types, and therefore only exists inside pan.c) and the macros the edits use.
+ * This header depends on nothing of the project, because pan.c is compiled with
+ * nothing but spin-model/ on its include path.
+ */
+#ifndef SM_PAN_H
+#define SM_PAN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* An event label, from `spin -d`: the label of a statement at (proctype, state). */
+typedef struct {
+    char *proc;  /* proctype name as SPIN prints it */
+    int state;   /* state number in that proctype (pan's program counter) */
+    char *label; /* user label (reserved end/progress/accept labels are dropped) */
+} sm_label;
+
+/* ---- hooks: implemented in sm_hooks.c, called by the glue ---- */
+
+/* The pan being run: search kind and what pan.c was compiled with. */
+enum { SMH_DFS = 0, SMH_BFS = 1 };
+enum { SMH_APPROX = 1, SMH_HAS_CLAIM = 2 };
+void smh_begin(int search, int flags, const char *const *procnames, const sm_label *labels,
+               int nlabels, const char *model);
+/* A proctype/state move of process pid is tried; smh_tried gets do_transit's result.
+ * pr (pan's process slot) and tid (the transition's t_id) name the move in a trail. */
+void smh_try(int pid, int proctype, int state, int is_claim, long depth, int pr, int tid);
+int smh_tried(int m);
+/* The header of pan's trails: the never claim's proctype number (-1: no claim) and
+ * whether SPIN merged statements. */
+void smh_trail_header(int claim_type, int merged);
+/* DFS: the search entered the state at depth (vector vec of len bytes, mode = pan's
+ * search mode bits that change the successor set). */
+void smh_dfs_down(long depth, const void *vec, int len, unsigned mode, int truncated);
+/* The same for a state whose identity pan's own hash table keeps: id is what
+ * smh_new_state() returned when pan first stored it. */
+void smh_dfs_down_id(long depth, uint32_t id);
+/* A fresh recorded state for pan's hash table entry; UINT32_MAX when out of memory. */
+uint32_t smh_new_state(void);
+/* Whether the state pan entered at depth came through smh_dfs_down_id. */
+bool smh_dfs_keyless(long depth);
+/* DFS: pan entered, after a claim move of the keyless state at depth - 1, a state it
+ * does not store (and so explores in full on every visit): a keyless node too, one
+ * per distinct state among that parent's claim moves. */
+void smh_dfs_down_claim(long depth, const void *vec, int len, unsigned mode);
+/* BFS: a state was taken from the queue; successors of one move are stored. */
+void smh_bfs_pop(const void *vec, int len, unsigned mode, int truncated);
+void smh_bfs_group_begin(const void *vec, int len);
+void smh_bfs_store(const void *vec, int len, unsigned mode);
+/* The same for states whose id pan's hash table entry or queue frame keeps. */
+void smh_bfs_pop_id(uint32_t id, int truncated);
+void smh_bfs_store_id(uint32_t id);
+void smh_bfs_group_end(void);
+/* BFS: the never claim's move with transition id tid is tried inside store_state. */
+void smh_claim_try(int tid);
+int smh_claim_tried(int m);
+/* pan reports an error (uerror). */
+void smh_error(const char *msg);
+/* pan's own counts (states stored and matched) and whether its search ran to the
+ * end (pan's `done`: not stopped by -DMEMLIM, out of memory, -Q or a signal). */
+void smh_stats(double states, double matched, int done);
+/* pan is about to exit with *status: run the analysis, report, maybe change status. */
+void smh_exit(int *status);
+
+/* ---- inside the instrumented pan.c only ---- */
+#ifdef SM_PAN_GLUE
+
+/* pan's search-mode bits (Trail.tau) that the glue reads, named once here. */
+#define SM_TAU_CLAIM   4   /* the never claim's turn (VERI's alternation) */
+#define SM_TAU_ATOMIC  8   /* inside an atomic sequence: only process pr may move */
+#define SM_TAU_STUTTER 128 /* the previous move was the never claim's stutter */
+
+/* The glue (sm_glue.c.inc), called from the anchors sm_instrument.c edits. */
+void sm_pan_try(int II, int ot, int tt, int tid);
+void sm_pan_down(void);
+void sm_pan_stored(void);
+void sm_pan_bfs_pop(void);
+void sm_pan_bfs_group_begin(void);
+void sm_pan_bfs_store(void *successor);
+int sm_pan_bfs_stored(Trail *f, int r);
+void sm_pan_bfs_group_end(void);
+void sm_pan_exit(int *val);
+void *sm_pan_malloc(unsigned long n);
+static H_el *sm_pan_hel; /* the entry h_store() found or made */
+
+/* A move tried in pan's search (both do_transit calls), and the never claim's move
+ * tried inside BFS's store_state(). */
+#define SM_TRANSIT(t, II)    (sm_pan_try((II), ot, tt, (t)->t_id), smh_tried(do_transit((t), (II))))
+#define SM_CLAIM_TRANSIT(t2) (smh_claim_try((t2)->t_id), smh_claim_tried(do_transit((t2), 0)))
+
+#endif /* SM_PAN_GLUE */
+#endif
