@@ -13,9 +13,16 @@
 
 #include "ex_ltl.h" /* EX_DIALECT_SPIN, EX_DIALECT_SMV */
 #include "ex_trace.h"
+#include "util.h"
 
 #include <stddef.h>
 #include <stdio.h>
+
+/* ---- the command ------------------------------------------------------------- */
+
+/* `pancause explain ARGS...` (argv without the command words); returns the exit
+ * status (ex_cli.c). */
+int ex_main(int argc, char **argv);
 
 /* ---- explaining ------------------------------------------------------------ */
 

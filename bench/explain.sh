@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Benchmark for `pancause explain` (issue 6): time against trace length.
+# Benchmark for `pancause explain`: time against trace length.
 #
 # For traces of 12,500 to 100,000 steps (the model in tests/fixtures/bench.pml,
 # whose ltl formula has 20 operators and first fails at the last step), it
@@ -8,7 +8,7 @@
 # median of the replay alone, and the cost per step.  Linear growth shows as
 # a constant per-step cost.  Not a test: timings depend on the machine.
 #
-# usage: explain/bench.sh [RUNS]      (needs spin and a C compiler)
+# usage: bench/explain.sh [RUNS]      (needs spin and a C compiler)
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(dirname "$here")"
@@ -25,7 +25,7 @@ printf '%10s %12s %14s %16s %10s\n' steps "explain ms" "spin replay ms" "explain
 for steps in 12500 25000 50000 100000; do
     d="$work/$steps"
     mkdir -p "$d"
-    cp "$here/tests/fixtures/bench.pml" "$d/bench.pml"
+    cp "$root/explain/tests/fixtures/bench.pml" "$d/bench.pml"
     # five SPIN steps per loop iteration: the guard and four assignments
     (cd "$d" && spin -DN=$((steps / 5)) -a bench.pml >/dev/null &&
         cc -O1 -o pan pan.c && ./pan -m$((steps * 3)) >/dev/null 2>&1 || true)
@@ -48,4 +48,4 @@ for steps in 12500 25000 50000 100000; do
     printf '%10d %12.1f %14.1f %16.2f %10d\n' "$steps" "$m_ex" "$m_sp" \
         "$(awk -v m="$m_ex" -v s="$steps" 'BEGIN { print m * 1000 / s }')" "$ndots"
 done
-echo "formula: $(grep '^ltl' "$here/tests/fixtures/bench.pml")"
+echo "formula: $(grep '^ltl' "$root/explain/tests/fixtures/bench.pml")"

@@ -1,4 +1,5 @@
-/* pancause: the command-line entry point; `pancause explain` lives here.
+/* ex_cli: the `pancause explain` command (cli/pancause_main.c dispatches to
+ * ex_main).
  *
  * Reads the counterexample (SPIN model + trail, or a NuSMV output file),
  * explains each failed formula with ex_explain, and prints the table or
@@ -146,20 +147,30 @@ static int ex_nothing(const char *where, const ex_explanation *e)
     return 3;
 }
 
+typedef struct {
+    const ex_trace *const *t;
+    const ex_explanation *const *e;
+    size_t n;
+    int all_vars;
+} ex_page;
+
+static int ex_put_html(FILE *f, const void *arg)
+{
+    const ex_page *p = arg;
+    ex_render_html(f, p->t, p->e, p->n, p->all_vars);
+    return 0;
+}
+
+/* Through u_write_file, as every output of the project: whole or not at all. */
 static int ex_write_html(const char *path, const ex_trace *const *t, const ex_explanation *const *e,
                          size_t n, int all_vars)
 {
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        fprintf(stderr, "pancause explain: cannot write %s: %s\n", path, strerror(errno));
-        return 1;
-    }
-    ex_render_html(f, t, e, n, all_vars);
-    if (fclose(f) != 0) {
-        fprintf(stderr, "pancause explain: cannot write %s: %s\n", path, strerror(errno));
-        return 1;
-    }
-    return 0;
+    ex_page p = {t, e, n, all_vars};
+    u_err err = {{0}};
+    if (u_write_file(path, ex_put_html, &p, &err) == 0)
+        return 0;
+    fprintf(stderr, "pancause explain: %s\n", err.msg);
+    return 1;
 }
 
 static int ex_run_spin(const ex_cli *c)
@@ -254,21 +265,10 @@ static int ex_run_nusmv(const ex_cli *c)
     return bad ? 1 : (shown == 0 ? 3 : (nothing ? nothing : 0));
 }
 
-int main(int argc, char **argv)
+int ex_main(int argc, char **argv)
 {
-    if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-        fputs("usage: pancause COMMAND [options]\n\ncommands:\n"
-              "  explain   red dots on a counterexample: the causes of the first failure of\n"
-              "            an LTL formula (run `pancause explain --help`)\n",
-              argc < 2 ? stderr : stdout);
-        return argc < 2 ? 2 : 0;
-    }
-    if (strcmp(argv[1], "explain") != 0) {
-        fprintf(stderr, "pancause: unknown command '%s' (see pancause --help)\n", argv[1]);
-        return 2;
-    }
     ex_cli c;
-    int rc = ex_parse_args(argc - 2, argv + 2, &c);
+    int rc = ex_parse_args(argc, argv, &c);
     if (rc != 0)
         return rc;
     return c.model ? ex_run_spin(&c) : ex_run_nusmv(&c);
