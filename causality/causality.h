@@ -89,7 +89,7 @@ enum {
 typedef struct {
     bool ac2;                 /* AC2(2) non-occurrence test (the paper's CC2; off = CC1) */
     unsigned noprune;         /* CC_NOPRUNE_* bits */
-    size_t search_budget;     /* max (state, history) nodes per search; 0 = no limit */
+    size_t search_budget;     /* max search nodes per phase of the analysis; 0 = no limit */
     FILE *progress;           /* progress lines every 2^20 history nodes, or NULL */
     const char *const *names; /* event names: each cause's witness is its red trace
                                  that is first by names, so DFS and BFS print alike */
@@ -114,8 +114,10 @@ typedef struct {
     cc_absent *absent; /* sorted by (event, after, before) */
     size_t nabsent;
     bool *ordered;        /* nocc x nocc: ordered[i * nocc + j] = i before j on every trace */
-    size_t ntraces;       /* red traces of this cause */
+    double ntraces;       /* red traces (orders) of this cause: can exceed 2^64 */
     bool ambiguous;       /* a good run has the same trace as a red one */
+    double nambiguous;    /* how many of its orders are traces of good runs (the first
+                             1000 by names are listed in cc_result.ambiguous) */
     bool ac22_incomplete; /* the non-occurrence search hit its budget */
     uint32_t *good;       /* a good super-trace showing the non-occurrence, or NULL */
     size_t ngood;
@@ -133,18 +135,21 @@ typedef struct {
     size_t nuncaused;
     cc_trace *ambiguous; /* red traces that are also traces of good runs */
     size_t nambiguous;
-    size_t colours[6]; /* node counts by sg_colour */
-    size_t good, bad;  /* distinct good / bad traces seen */
-    size_t explored;   /* (state, history) nodes explored */
-    size_t bytes;      /* peak bytes of the analysis' own structures */
-    bool hazard;       /* some run violates the property: a violation is reachable in the
-                          recorded graph (whether or not a limit stopped the analysis) */
-    bool unreachable;  /* no violation is reachable in the recorded graph at all, so the
-                          histories (and good traces: good stays 0) were not enumerated */
-    bool truncated;    /* a search hit its budget: results may be incomplete */
-    bool oom;          /* out of memory during the analysis */
-    uint8_t *sf;       /* per recorded state: the derived flags (claim-closed BAD, DOOM),
-                          kept for the witness-run search of trails */
+    size_t colours[6];           /* node counts by sg_colour */
+    size_t good, bad;            /* distinct good / bad traces seen */
+    size_t explored;             /* (state, history) nodes explored */
+    size_t bytes;                /* peak bytes of the analysis' own structures */
+    bool hazard;                 /* some run violates the property: a violation is reachable in the
+                                    recorded graph (whether or not a limit stopped the analysis) */
+    bool unreachable;            /* no violation is reachable in the recorded graph at all, so the
+                                    histories (and good traces: good stays 0) were not enumerated */
+    bool truncated;              /* a search hit its budget: results may be incomplete */
+    const char *truncated_phase; /* which: "history search", "orders", "AC2(2) and causes" */
+    double max_orders;           /* the most orders of one minimal bad multiset that was too many to
+                                    list (0: none was) */
+    bool oom;                    /* out of memory during the analysis */
+    uint8_t *sf;                 /* per recorded state: the derived flags (claim-closed BAD, DOOM),
+                                    kept for the witness-run search of trails */
 } cc_result;
 
 cc_result *cc_analyse(cc_graph *g, size_t nevents, const cc_options *o);

@@ -1,431 +1,781 @@
 /*
- * cc_ac22.c - AC2(2) and the non-occurrence of events (Def. 10, Theorem 3).
+ * cc_ac22.c - AC2(2) and the non-occurrence of events (Def. 10, Theorem 3), for all
+ * orders of a minimal bad multiset m at once.
  *
- * For a red trace sigma the question is: which good runs contain sigma's occurrences
- * in sigma's order plus some extra occurrences Q, with Q minimal?  Their extra events
- * are what prevents the hazard, so their non-occurrence is part of the cause, in the
- * gap of sigma where they occurred.  The search walks the recorded graph with a
- * cursor into sigma: nodes (state, matched prefix length, Q).  An event move either
- * is sigma's next occurrence (the cursor advances), or an occurrence beyond sigma's
- * count of that type (it joins Q with the current gap), or an occurrence of sigma out
- * of order (the run cannot restrict to sigma: dropped).  Nodes are taken in order of
- * |Q|, so the first solutions are the minimal ones, and a Q that strictly contains a
- * solution's, or a Q explored at the same (state, cursor) with a strictly smaller Q,
- * is dropped.  Q = {} at the end of sigma in a settled state means a good run has
- * sigma's very trace: the ambiguity of README "Method".
- * Invariant: Q records are a persistent list (parent links), so a node carries one id.
+ * For one order sigma of m the question is: which good runs tau contain sigma's
+ * occurrences in sigma's order (tau restricted to m's occurrences is sigma) plus some
+ * extra occurrences Q, with Q minimal?  Their extras are what prevents the hazard,
+ * so their non-occurrence is part of the cause, in the gap of sigma where they
+ * occurred.  An extra is an occurrence beyond m's count of its event, so an event
+ * can only be an extra once sigma's occurrences of it are all past.
+ *
+ * The orders are the words of the automaton of cc_orders.c (states X; a state fixes
+ * the multiset k of the prefix read).  One pass forward over it replaces a search per
+ * order, of which BEEM's protocols have up to 10^21.  A node of the pass is (X, R):
+ * R, the prefix's configurations, is everything a run tau can have reached while
+ * matching that prefix of sigma: a set of (state s, extras Q, labels L), where the
+ * labels say where Q's extras sit (event, gap index: how many of sigma's occurrences
+ * precede it).  Gaps are named by index, not by the occurrences around them, because
+ * all prefixes of one automaton state are equally long, so indices mean the same in
+ * all of them while the occurrences differ from order to order (named by occurrence,
+ * bakery.3's labels split one multiset's pass into 8 x 10^5 nodes; by index, 1.2 x
+ * 10^4); cc_cause.c names the gaps by each order's occurrences at the end.  R is
+ * closed under silent moves and extra moves; a move of sigma's next event is a step
+ * of the pass.
+ * Within R:
+ *   - a configuration at a bad state is dropped (tau never violates);
+ *   - (s, Q') with Q' strictly inside Q dominates (s, Q), Q' != {}: every completion
+ *     of Q is dominated by the same completion of Q', so Q's labels could never
+ *     count (the empty Q dominates nothing: its completion without more extras is
+ *     sigma itself, which prevents nothing);
+ *   - two configurations (s, Q) merge, their labels united: same future, same Q;
+ *   - at a final state, a state from which no settled state can be reached (the end
+ *     row, below) is dropped.
+ * Two prefixes with equal (X, R) have equal futures and equal labels, so they are one
+ * node: the pass costs (automaton states) x (distinct R per state), and R is mostly
+ * trivial, because extras are only possible once an event's occurrences are used up.
+ * At a final X the solutions are the configurations in a settled state with Q != {};
+ * the minimal Q among them and the labels of their configurations give the
+ * prohibited gaps (merged into intervals by cc_cause.c), a configuration with Q = {}
+ * in a settled state means a good run has sigma's very trace (ambiguity).  A final
+ * node stands for all orders that reach it; cc_cause.c groups the final nodes into
+ * causes by their intervals and counts, orders and names their orders from the pass's
+ * graph.
+ *
+ * Invariants: a label is CC_LABEL_BIT | event << 32 | gap, 0 <= gap <= |m|; R's canonical form
+ * lists configurations by (s, Q) with labels sorted, so equal sets of configurations intern to one
+ * id.
  */
 #include "cc_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct {
-    uint32_t parent, event, gap, size;
-} qrec;
-
-typedef struct {
-    uint32_t s, pos, q;
-} qnode;
-
-typedef struct {
-    qnode *v;
-    size_t n, cap;
-} qqueue;
-
-typedef struct {
-    const cc_ctx *c;
-    const uint32_t *sigma;
-    size_t n, nevents;
-    uint32_t *prefix; /* prefix[pos * nevents + e] = occurrences of e in sigma[0..pos) */
-    qrec *q;
-    size_t nq, qcap;
-    u_map qkids;     /* (q << 32 | event << 12 | gap) -> q */
-    u_map slot;      /* (pos << 32 | q) -> slot id */
-    u_map seen;      /* (state << 32 | slot) -> 1, for Q != {} */
-    bitstr_t *seen0; /* Q = {}: bit pos * nstates + state; most nodes have no extras */
-    bitstr_t *fin;   /* row pos (row_bytes each), bit state: sigma[pos..] can still end well */
-    size_t nstates;
-    u_map domhead; /* (state << 32 | pos) -> first list entry */
-    uint32_t *dq, *dnext;
-    size_t nd, dcap;
-    uint32_t *sol;
-    size_t nsol, solcap;
-    qqueue cur, next;
-    size_t steps;
-} qsearch;
-
-static int qq_push(qqueue *q, qnode x)
+/* A label: event type e extra in gap g (g occurrences of the order before it).  The
+ * top bit is set so that no label is 0, which insert() reads as "no new label". */
+static uint64_t label(uint32_t ev, uint32_t gap)
 {
-    if (U_GROW(q->v, q->cap, q->n))
+    return CC_LABEL_BIT | (uint64_t)ev << 32 | gap;
+}
+
+/* ---- configurations during a closure ---- */
+
+typedef struct {
+    uint32_t s;
+    sg_ms q;
+    uint32_t qsize;
+    uint32_t next_at; /* next configuration at the same state (dominance lists) */
+    bool dead, queued;
+    uint64_t *lab;
+    size_t nlab, labcap;
+} conf;
+
+typedef struct {
+    cc_ctx *c;
+    const cc_oaut *a;
+    bool extras;
+    const sg_ms *useful; /* labels only where Q lies inside one of these (NULL: none) */
+    size_t nuseful;
+    uint32_t *off;    /* per event type: its first occurrence id in m */
+    uint32_t *mcount; /* per event type: its count in m */
+    size_t nevents, nocc;
+    bitstr_t *viable; /* the end row (end_row), or NULL */
+    /* the closure's working set */
+    conf *cf;
+    size_t ncf, cfcap;
+    u_map at;          /* (s << 32 | q) -> configuration */
+    u_map head;        /* s -> first configuration at s */
+    uint32_t **bucket; /* configurations to (re)process, by |Q| */
+    size_t *nb, *bcap, nbuckets;
+    /* solutions known at a final state (for pruning what strictly contains them) */
+    sg_ms *sol;
+    size_t nsol, solcap;
+    /* the pass */
+    u_intern rs;   /* canonical R's */
+    u_map node_of; /* (X << 32 | R) -> pass node */
+    cc_pass *out;
+    uint32_t *ser; /* serialisation buffer */
+    size_t nser, sercap;
+} pass;
+
+static uint32_t count_in(const pass *p, sg_ms k, uint32_t e)
+{
+    return sg_ms_count(p->c->sg, k, e);
+}
+
+static int lab_add(conf *x, uint64_t l, bool *grew)
+{
+    for (size_t i = 0; i < x->nlab; i++)
+        if (x->lab[i] == l)
+            return 0;
+    if (U_GROW(x->lab, x->labcap, x->nlab))
         return -1;
-    q->v[q->n++] = x;
+    x->lab[x->nlab++] = l;
+    *grew = true;
     return 0;
 }
 
-static uint32_t q_count(const qsearch *w, uint32_t q, uint32_t e)
+static int enqueue(pass *p, uint32_t i)
 {
-    uint32_t k = 0;
-    for (; q; q = w->q[q].parent)
-        k += w->q[q].event == e;
-    return k;
-}
-
-/* a's event multiset is contained in b's. */
-static bool q_le(const qsearch *w, uint32_t a, uint32_t b)
-{
-    if (w->q[a].size > w->q[b].size)
-        return false;
-    for (uint32_t x = a; x; x = w->q[x].parent)
-        if (q_count(w, a, w->q[x].event) > q_count(w, b, w->q[x].event))
-            return false;
-    return true;
-}
-
-static bool q_strict(const qsearch *w, uint32_t a, uint32_t b)
-{
-    return w->q[a].size < w->q[b].size && q_le(w, a, b);
-}
-
-static uint32_t q_extend(qsearch *w, uint32_t q, uint32_t e, uint32_t gap)
-{
-    uint64_t key = (uint64_t)q << 32 | (uint64_t)e << 12 | gap;
-    uint32_t k = u_map_get(&w->qkids, key);
-    if (k != U_INVALID)
-        return k;
-    if (w->nq == w->qcap) {
-        size_t cap = 2 * w->qcap;
-        qrec *v = realloc(w->q, cap * sizeof *v);
-        if (!v)
-            return U_INVALID;
-        w->q = v;
-        w->qcap = cap;
-    }
-    k = (uint32_t)w->nq++;
-    w->q[k] = (qrec){q, e, gap, w->q[q].size + 1};
-    return u_map_put(&w->qkids, key, k) ? U_INVALID : k;
-}
-
-/* The rows of fin are whole bytes, so that the shared last row is one memcpy. */
-static size_t row_bytes(const cc_ctx *c)
-{
-    return (c->g->n + 1 + 7) / 8;
-}
-
-static int push(qsearch *w, qqueue *to, uint32_t s, uint32_t pos, uint32_t q)
-{
-    if (w->fin && !bit_test(w->fin + pos * row_bytes(w->c), s))
+    conf *x = &p->cf[i];
+    if (x->queued || x->dead)
         return 0;
-    if (!q && w->seen0) {
-        size_t bit = pos * w->nstates + s;
-        if (bit_test(w->seen0, bit))
-            return 0;
-        bit_set(w->seen0, bit);
-        return qq_push(to, (qnode){s, pos, q});
-    }
-    uint64_t k1 = (uint64_t)pos << 32 | q;
-    uint32_t slot = u_map_get(&w->slot, k1);
-    if (slot == U_INVALID) {
-        slot = (uint32_t)w->slot.len;
-        if (u_map_put(&w->slot, k1, slot))
+    size_t b = x->qsize;
+    if (b >= p->nbuckets) {
+        size_t n = b + 8;
+        uint32_t **v = realloc(p->bucket, n * sizeof *v);
+        if (v)
+            p->bucket = v;
+        size_t *c1 = realloc(p->nb, n * sizeof *c1);
+        if (c1)
+            p->nb = c1;
+        size_t *c2 = realloc(p->bcap, n * sizeof *c2);
+        if (c2)
+            p->bcap = c2;
+        if (!v || !c1 || !c2)
             return -1;
+        for (size_t k = p->nbuckets; k < n; k++) {
+            p->bucket[k] = NULL;
+            p->nb[k] = p->bcap[k] = 0;
+        }
+        p->nbuckets = n;
     }
-    uint64_t k2 = (uint64_t)s << 32 | slot;
-    if (u_map_get(&w->seen, k2) != U_INVALID)
-        return 0;
-    if (u_map_put(&w->seen, k2, 1))
+    if (U_GROW(p->bucket[b], p->bcap[b], p->nb[b]))
         return -1;
-    return qq_push(to, (qnode){s, pos, q});
+    p->bucket[b][p->nb[b]++] = i;
+    x->queued = true;
+    return 0;
 }
 
-/* 1: a strictly smaller Q was explored at (s, pos); else records q there.  The
- * empty Q dominates nothing: its completion without further extras is sigma itself,
- * which is no member of G(sigma), while q's is. */
-static int dominated(qsearch *w, uint32_t s, uint32_t pos, uint32_t q)
+static bool viable(const pass *p, uint32_t X, uint32_t s)
 {
-    if (!q) /* nothing is smaller, and {} dominates nothing: no need to record it */
-        return 0;
-    uint64_t key = (uint64_t)s << 32 | pos;
-    uint32_t head = u_map_get(&w->domhead, key);
-    for (uint32_t i = head; i != U_INVALID; i = w->dnext[i])
-        if (w->dq[i] && q_strict(w, w->dq[i], q))
-            return 1;
-    if (w->nd == w->dcap) {
-        size_t cap = w->dcap ? 2 * w->dcap : 256;
-        uint32_t *a = realloc(w->dq, cap * sizeof *a);
-        if (!a)
-            return -1;
-        w->dq = a;
-        uint32_t *b = realloc(w->dnext, cap * sizeof *b);
-        if (!b)
-            return -1;
-        w->dnext = b;
-        w->dcap = cap;
-    }
-    w->dq[w->nd] = q;
-    w->dnext[w->nd] = head;
-    return u_map_put(&w->domhead, key, (uint32_t)w->nd++);
+    return !p->viable || !p->a->final[X] || bit_test(p->viable, (int)s);
 }
 
-static bool beyond_solution(const qsearch *w, uint32_t q)
+/* Whether q's labels may matter: q lies inside a Q that is minimal at some final
+ * node (known from the pass without labels).  Q only grows along a run, so a
+ * configuration whose Q is outside every such Q never becomes a minimal solution,
+ * and carrying its labels would only split nodes that have the same future. */
+static bool useful(const pass *p, sg_ms q)
 {
-    if (!q)
-        return false;
-    for (size_t i = 0; i < w->nsol; i++)
-        if (q_strict(w, w->sol[i], q))
+    for (size_t i = 0; i < p->nuseful; i++)
+        if (sg_ms_subseteq(p->c->sg, q, p->useful[i]))
             return true;
     return false;
 }
 
-static int add_solution(qsearch *w, uint32_t q)
+/* A strictly smaller Q than q is a known solution's (at a final state). */
+static bool beyond_solution(const pass *p, sg_ms q)
 {
-    for (size_t i = 0; i < w->nsol; i++)
-        if (w->sol[i] == q)
-            return 0;
-    if (U_GROW(w->sol, w->solcap, w->nsol))
-        return -1;
-    w->sol[w->nsol++] = q;
-    return 0;
+    for (size_t i = 0; i < p->nsol; i++)
+        if (sg_ms_subset(p->c->sg, p->sol[i], q))
+            return true;
+    return false;
 }
 
-/* An event move from node x to state t. */
-static int step_event(qsearch *w, qnode x, uint32_t t, uint32_t e, bool extras)
+/* Puts (s, q) with labels lab[0..n) (plus `extra` unless 0) into the working set,
+ * keeping it an antichain per state and merging labels of equal (s, q). */
+static int insert(pass *p, uint32_t X, uint32_t s, sg_ms q, uint32_t qsize, const uint64_t *lab,
+                  size_t nlab, uint64_t extra)
 {
-    uint32_t have = w->prefix[x.pos * w->nevents + e] + q_count(w, x.q, e);
-    uint32_t total = w->prefix[w->n * w->nevents + e];
-    if (have < total) /* an occurrence of sigma: must be the next one */
-        return (x.pos < w->n && w->sigma[x.pos] == e) ? push(w, &w->cur, t, x.pos + 1, x.q) : 0;
-    if (!extras)
+    cc_ctx *c = p->c;
+    if (cc_bad(c, s) || !viable(p, X, s) || (p->nsol && beyond_solution(p, q)))
         return 0;
-    uint32_t q = q_extend(w, x.q, e, x.pos);
-    return q == U_INVALID ? -1 : push(w, &w->next, t, x.pos, q);
-}
-
-static int visit(qsearch *w, qnode x, bool extras, cc_ac22 *out)
-{
-    const cc_ctx *c = w->c;
-    if (cc_bad(c, x.s) || beyond_solution(w, x.q))
+    uint64_t key = (uint64_t)s << 32 | q;
+    uint32_t i = u_map_get(&p->at, key);
+    bool grew = false;
+    if (i == U_INVALID) {
+        uint32_t h = u_map_get(&p->head, s);
+        for (uint32_t j = h; q && j != U_INVALID; j = p->cf[j].next_at) {
+            /* The empty Q dominates nothing: its completion without further extras
+             * is sigma itself, which prevents nothing, while q's is a solution. */
+            if (p->cf[j].dead || !p->cf[j].q)
+                continue;
+            if (sg_ms_subset(c->sg, p->cf[j].q, q))
+                return 0; /* dominated */
+            if (sg_ms_subset(c->sg, q, p->cf[j].q))
+                p->cf[j].dead = true; /* the new one dominates it */
+        }
+        if (U_GROW(p->cf, p->cfcap, p->ncf))
+            return -1;
+        i = (uint32_t)p->ncf++;
+        p->cf[i] = (conf){.s = s, .q = q, .qsize = qsize, .next_at = h};
+        if (u_map_put(&p->at, key, i) || u_map_put(&p->head, s, i))
+            return -1;
+        grew = true;
+    } else if (p->cf[i].dead)
         return 0;
-    int d = dominated(w, x.s, x.pos, x.q);
-    if (d)
-        return d < 0 ? -1 : 0;
-    if (x.pos == w->n && cc_settled(c, x.s)) {
-        if (!x.q)
-            out->ambiguous = true;
-        else if (add_solution(w, x.q))
+    conf *x = &p->cf[i];
+    if (q && useful(p, q)) {
+        for (size_t k = 0; k < nlab; k++)
+            if (lab_add(x, lab[k], &grew))
+                return -1;
+        if (extra && lab_add(x, extra, &grew))
             return -1;
     }
+    return grew ? enqueue(p, i) : 0;
+}
+
+static void reset_closure(pass *p)
+{
+    for (size_t i = 0; i < p->ncf; i++)
+        free(p->cf[i].lab);
+    p->ncf = 0;
+    u_map_free(&p->at);
+    u_map_free(&p->head);
+    for (size_t b = 0; b < p->nbuckets; b++)
+        p->nb[b] = 0;
+    p->nsol = 0;
+}
+
+/* Closes the working set at automaton state X under silent and extra moves (extras
+ * in the gap after X's prefix).  At a final state, solutions found prune
+ * configurations strictly beyond them. */
+static int close_set(pass *p, uint32_t X)
+{
+    cc_ctx *c = p->c;
     const cc_graph *g = c->g;
-    for (uint32_t e = cc_first(g, x.s); e != CC_NONE; e = cc_next(g, e)) {
-        if (g->to[e] == CC_SINK)
-            continue;
-        uint32_t ev = g->ev[e] & CC_EV_MASK;
-        int rc = ev == CC_SILENT ? push(w, &w->cur, g->to[e], x.pos, x.q)
-                                 : step_event(w, x, g->to[e], ev - 1, extras);
-        if (rc)
-            return -1;
+    sg_ms k = p->a->k[X];
+    bool final = p->a->final[X];
+    for (size_t b = 0; b < p->nbuckets; b++) {
+        for (size_t n = 0; n < p->nb[b]; n++) {
+            uint32_t i = p->bucket[b][n];
+            p->cf[i].queued = false;
+            if (p->cf[i].dead)
+                continue;
+            if (!cc_tick(c, sg_ms_size(c->sg, k)))
+                return 1;
+            conf x = p->cf[i]; /* p->cf may move while inserting */
+            if (final && x.q && cc_settled(c, x.s)) {
+                if (U_GROW(p->sol, p->solcap, p->nsol))
+                    return -1;
+                p->sol[p->nsol++] = x.q;
+            }
+            for (uint32_t e = cc_first(g, x.s); e != CC_NONE; e = cc_next(g, e)) {
+                if (g->to[e] == CC_SINK)
+                    continue;
+                uint32_t ev = g->ev[e] & CC_EV_MASK;
+                int rc = 0;
+                if (ev == CC_SILENT)
+                    rc = insert(p, X, g->to[e], x.q, x.qsize, p->cf[i].lab, p->cf[i].nlab, 0);
+                else if (p->extras && count_in(p, k, ev - 1) == p->mcount[ev - 1]) {
+                    sg_ms q2 = sg_ms_add(c->sg, x.q, ev - 1);
+                    if (q2 == SG_INVALID)
+                        return -1;
+                    rc = insert(p, X, g->to[e], q2, x.qsize + 1, p->cf[i].lab, p->cf[i].nlab,
+                                label(ev - 1, (uint32_t)sg_ms_size(c->sg, k)));
+                }
+                if (rc)
+                    return -1;
+            }
+        }
+        p->nb[b] = 0;
     }
     return 0;
 }
 
-/* Marks, in the row `row` of bits, every state that reaches one of work[0..k)
- * (already marked) backwards over any edge, skipping bad states. */
-static void close_row(const cc_ctx *c, bitstr_t *row, uint32_t *work, size_t k)
+/* ---- canonical R ---- */
+
+static int cmp_conf(const void *x, const void *y)
 {
+    const conf *a = x, *b = y;
+    if (a->s != b->s)
+        return a->s < b->s ? -1 : 1;
+    return (a->q > b->q) - (a->q < b->q);
+}
+
+static int cmp_u64(const void *x, const void *y)
+{
+    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+    return (a > b) - (a < b);
+}
+
+static int ser(pass *p, uint32_t w)
+{
+    if (U_GROW(p->ser, p->sercap, p->nser))
+        return -1;
+    p->ser[p->nser++] = w;
+    return 0;
+}
+
+/* The working set's live configurations as a canonical R id. */
+static uint32_t canonical(pass *p)
+{
+    size_t live = 0;
+    for (size_t i = 0; i < p->ncf; i++)
+        if (!p->cf[i].dead)
+            p->cf[live++] = p->cf[i];
+        else
+            free(p->cf[i].lab);
+    p->ncf = live;
+    if (live > 1)
+        qsort(p->cf, live, sizeof *p->cf, cmp_conf);
+    p->nser = 0;
+    int rc = ser(p, (uint32_t)live);
+    for (size_t i = 0; i < live && !rc; i++) {
+        conf *x = &p->cf[i];
+        if (x->nlab > 1)
+            qsort(x->lab, x->nlab, sizeof *x->lab, cmp_u64);
+        rc = ser(p, x->s) || ser(p, x->q) || ser(p, x->qsize) || ser(p, (uint32_t)x->nlab);
+        for (size_t k = 0; k < x->nlab && !rc; k++)
+            rc = ser(p, (uint32_t)(x->lab[k] >> 32)) || ser(p, (uint32_t)x->lab[k]);
+    }
+    bool fresh;
+    return rc ? U_INVALID : u_intern_put(&p->rs, p->ser, p->nser * sizeof *p->ser, &fresh);
+}
+
+/* Loads R (a canonical id) into the working set as (state, q, labels) entries: the
+ * input of a step. */
+typedef struct {
+    uint32_t s, q, qsize;
+    const uint64_t *lab; /* unaligned-safe copies made by the reader */
+    size_t nlab;
+} rconf;
+
+static const uint32_t *r_words(const pass *p, uint32_t r, uint32_t *nconf)
+{
+    const uint32_t *w = u_intern_key(&p->rs, r);
+    *nconf = w[0];
+    return w + 1;
+}
+
+/* ---- the pass's nodes ---- */
+
+static uint32_t pass_node(pass *p, uint32_t X, uint32_t r, double count)
+{
+    uint64_t key = (uint64_t)X << 32 | r;
+    uint32_t i = u_map_get(&p->node_of, key);
+    cc_pass *o = p->out;
+    if (i == U_INVALID) {
+        if (o->n == o->cap) {
+            size_t cap = o->cap ? 2 * o->cap : 256;
+            cc_pnode *v = realloc(o->node, cap * sizeof *v);
+            if (!v)
+                return U_INVALID;
+            o->node = v;
+            o->cap = cap;
+        }
+        i = (uint32_t)o->n++;
+        o->node[i] = (cc_pnode){.x = X, .r = r, .count = 0, .out = CC_NONE};
+        if (u_map_put(&p->node_of, key, i))
+            return U_INVALID;
+    }
+    o->node[i].count += count;
+    if (o->node[i].count > 1e300)
+        o->node[i].count = 1e300;
+    return i;
+}
+
+static int pass_edge(pass *p, uint32_t from, uint32_t ev, uint32_t to)
+{
+    cc_pass *o = p->out;
+    if (o->ne == o->ecap) {
+        size_t cap = o->ecap ? 2 * o->ecap : 256;
+        cc_pedge *v = realloc(o->edge, cap * sizeof *v);
+        if (!v)
+            return -1;
+        o->edge = v;
+        o->ecap = cap;
+    }
+    o->edge[o->ne] = (cc_pedge){ev, to, o->node[from].out};
+    o->node[from].out = (uint32_t)o->ne++;
+    return 0;
+}
+
+/* From node i by event ev to automaton state X2: the successor R, closed. */
+static int step(pass *p, uint32_t i, uint32_t ev, uint32_t X2, uint32_t *to)
+{
+    cc_ctx *c = p->c;
+    const cc_graph *g = c->g;
+    uint32_t nconf;
+    const uint32_t *w = r_words(p, p->out->node[i].r, &nconf);
+    double count = p->out->node[i].count;
+    reset_closure(p);
+    uint64_t *lab = NULL;
+    size_t labcap = 0;
+    int rc = 0;
+    for (uint32_t k = 0; k < nconf && !rc; k++) {
+        uint32_t s = w[0], q = w[1], qsize = w[2], nlab = w[3];
+        w += 4;
+        if (nlab > labcap) {
+            uint64_t *v = realloc(lab, nlab * sizeof *v);
+            if (!v) {
+                rc = -1;
+                break;
+            }
+            lab = v;
+            labcap = nlab;
+        }
+        for (uint32_t j = 0; j < nlab; j++, w += 2) {
+            uint64_t l = (uint64_t)w[0] << 32 | w[1];
+            lab[j] = l;
+        }
+        for (uint32_t ed = cc_first(g, s); ed != CC_NONE && !rc; ed = cc_next(g, ed))
+            if ((g->ev[ed] & CC_EV_MASK) == ev && g->to[ed] != CC_SINK)
+                rc = insert(p, X2, g->to[ed], q, qsize, lab, nlab, 0);
+    }
+    free(lab);
+    if (!rc)
+        rc = close_set(p, X2);
+    uint32_t r = rc ? U_INVALID : canonical(p);
+    if (r == U_INVALID)
+        return rc ? rc : -1;
+    *to = pass_node(p, X2, r, count);
+    return *to == U_INVALID ? -1 : 0;
+}
+
+/* ---- the end row ---- */
+
+/* From which states can a run that has read a whole order still end settled, by
+ * silent moves and extras?  One row of bits, the same for every final state (they
+ * all have k = m, so the same extras are free).  Configurations of a final state
+ * outside it can reach no solution and no ambiguity, and are dropped: for an order
+ * whose last event makes the hazard inevitable that is nearly everything.  Rows for
+ * the earlier states (one backward pass per automaton state) cost more than they
+ * saved on every BEEM model, so there are none. */
+static int end_row(pass *p)
+{
+    cc_ctx *c = p->c;
+    const cc_graph *g = c->g;
+    size_t N = g->n + 1, k = 0;
+    if (!c->rev.start)
+        return 0; /* no reverse edges: no pruning */
+    p->viable = calloc((N + 7) / 8 + 1, 1);
+    uint32_t *work = malloc(N * sizeof *work);
+    if (!p->viable || !work) {
+        free(work);
+        free(p->viable);
+        p->viable = NULL;
+        return 0; /* only a pruning */
+    }
+    for (uint32_t s = 0; s < g->n; s++)
+        if (cc_settled(c, s)) {
+            bit_set(p->viable, (int)s);
+            work[k++] = s;
+        }
     while (k) {
         uint32_t t = work[--k];
         for (uint32_t i = c->rev.start[t]; i < c->rev.start[t + 1]; i++) {
-            uint32_t s = c->rev.src[i];
-            if (!bit_test(row, s) && !cc_bad(c, s)) {
-                bit_set(row, s);
+            uint32_t s = c->rev.src[i], ev = c->rev.ev[i] & CC_EV_MASK;
+            bool free_move = ev == CC_SILENT || p->extras; /* at k = m every event is extra */
+            if (free_move && !bit_test(p->viable, (int)s) && !cc_bad(c, s)) {
+                bit_set(p->viable, (int)s);
                 work[k++] = s;
             }
         }
     }
-}
-
-int cc_ac22_prepare(cc_ctx *c)
-{
-    size_t N = c->g->n + 1, k = 0;
-    if (c->fin_end || N > (size_t)1 << 30)
-        return 0;
-    uint32_t *work = malloc(N * sizeof *work);
-    c->fin_end = calloc(row_bytes(c), 1);
-    if (!work || !c->fin_end) {
-        free(work);
-        free(c->fin_end);
-        c->fin_end = NULL;
-        return -1;
-    }
-    for (uint32_t s = 0; s < c->g->n; s++)
-        if (cc_settled(c, s)) {
-            bit_set(c->fin_end, s);
-            work[k++] = s;
-        }
-    close_row(c, c->fin_end, work, k);
     free(work);
     return 0;
 }
 
-/* fin: from which states can the rest of sigma, sigma[pos..], still be matched by a
- * run that ends settled?  Backwards per pos over every edge (any event may be an
- * extra, which only over-approximates).  A node outside fin can reach no solution
- * and no ambiguity, so push() drops it: most of the graph, for a sigma whose last
- * event makes the hazard inevitable.  Row n is the same for every sigma (computed
- * once, cc_ac22_prepare); row pos is seeded by the sigma[pos] moves into row
- * pos + 1, found over the reverse edges of row pos + 1's states.  An empty row
- * leaves every earlier row empty: then the search ends at the root at once. */
-static int finishable(qsearch *w)
+/* ---- the pass ---- */
+
+/* Evaluates the final node i: solutions, minimal Q, their labels, ambiguity. */
+static int evaluate(pass *p, uint32_t i)
 {
-    const cc_ctx *c = w->c;
-    size_t R = row_bytes(c), N = c->g->n + 1;
-    uint32_t *work = malloc(N * sizeof *work);
-    if (!work)
+    cc_pnode *nd = &p->out->node[i];
+    uint32_t nconf;
+    const uint32_t *w = r_words(p, nd->r, &nconf);
+    sg_ms *qs = malloc((nconf + 1) * sizeof *qs);
+    if (!qs)
         return -1;
-    memcpy(w->fin + w->n * R, c->fin_end, R);
-    for (size_t pos = w->n; pos-- > 0;) {
-        bitstr_t *row = w->fin + pos * R;
-        const bitstr_t *next = row + R;
-        uint32_t want = w->sigma[pos] + 1;
-        size_t k = 0;
-        for (size_t b = 0; b < R; b++) {
-            for (unsigned bits = next[b]; bits; bits &= bits - 1) {
-                uint32_t t = (uint32_t)(8 * b + (size_t)__builtin_ctz(bits));
-                for (uint32_t i = c->rev.start[t]; i < c->rev.start[t + 1]; i++) {
-                    uint32_t s = c->rev.src[i];
-                    if ((c->rev.ev[i] & CC_EV_MASK) == want && !bit_test(row, s) && !cc_bad(c, s)) {
-                        bit_set(row, s);
-                        work[k++] = s;
-                    }
-                }
+    size_t nq = 0;
+    const uint32_t *scan = w;
+    for (uint32_t k = 0; k < nconf; k++) {
+        uint32_t s = scan[0], q = scan[1], nlab = scan[3];
+        if (cc_settled(p->c, s)) {
+            if (q == 0)
+                nd->ambiguous = true;
+            else
+                qs[nq++] = q;
+        }
+        scan += 4 + 2 * nlab;
+    }
+    /* the minimal Q among the solutions (configurations at different states may have
+     * comparable Q) and the labels of their configurations */
+    int rc = 0;
+    for (uint32_t k = 0; k < nconf && !rc; k++) {
+        uint32_t s = w[0], q = w[1], nlab = w[3];
+        const uint32_t *l = w + 4;
+        w += 4 + 2 * nlab;
+        if (!q || !cc_settled(p->c, s))
+            continue;
+        bool minimal = true;
+        for (size_t j = 0; j < nq && minimal; j++)
+            minimal = !sg_ms_subset(p->c->sg, qs[j], q);
+        if (!minimal)
+            continue;
+        for (uint32_t j = 0; j < nlab && !rc; j++) {
+            uint64_t lb = (uint64_t)l[2 * j] << 32 | l[2 * j + 1];
+            bool seen = false;
+            for (size_t t = 0; t < nd->nlab && !seen; t++)
+                seen = nd->lab[t] == lb;
+            if (!seen) {
+                if (U_GROW(nd->lab, nd->labcap, nd->nlab))
+                    rc = -1;
+                else
+                    nd->lab[nd->nlab++] = lb;
             }
         }
-        if (!k)
-            break;
-        close_row(c, row, work, k);
     }
-    free(work);
-    return 0;
-}
-
-static int init(qsearch *w)
-{
-    w->prefix = calloc((w->n + 1) * w->nevents, sizeof *w->prefix);
-    w->qcap = 64;
-    w->q = malloc(w->qcap * sizeof *w->q);
-    if (!w->prefix || !w->q)
-        return -1;
-    /* The visited set of Q = {} as a bitmap while it stays small (128 MB); the hash
-     * map takes over beyond that. */
-    w->nstates = w->c->g->n + 1;
-    if (w->c->fin_end && (w->n + 1) * w->nstates <= (size_t)1 << 30) {
-        int bits = (int)((w->n + 1) * w->nstates);
-        w->fin = calloc((w->n + 1) * row_bytes(w->c), 1);
-        if (!(w->seen0 = bit_alloc(bits)) || !w->fin || finishable(w))
-            return -1;
-    }
-    w->q[0] = (qrec){0, 0, 0, 0};
-    w->nq = 1;
-    for (size_t p = 0; p < w->n; p++) {
-        memcpy(w->prefix + (p + 1) * w->nevents, w->prefix + p * w->nevents,
-               w->nevents * sizeof *w->prefix);
-        w->prefix[(p + 1) * w->nevents + w->sigma[p]]++;
-    }
-    return 0;
-}
-
-static void release(qsearch *w)
-{
-    free(w->prefix);
-    free(w->q);
-    u_map_free(&w->qkids);
-    u_map_free(&w->slot);
-    u_map_free(&w->seen);
-    free(w->seen0);
-    free(w->fin);
-    u_map_free(&w->domhead);
-    free(w->dq);
-    free(w->dnext);
-    free(w->sol);
-    free(w->cur.v);
-    free(w->next.v);
-}
-
-/* The good super-trace of solution q: sigma with Q's events in their gaps. */
-static int witness(const qsearch *w, uint32_t q, cc_ac22 *out)
-{
-    size_t m = w->q[q].size;
-    uint32_t *ev = malloc((w->n + m) * sizeof *ev), *qe = malloc(m * sizeof *qe);
-    uint32_t *qg = malloc(m * sizeof *qg);
-    if (!ev || !qe || !qg) {
-        free(ev);
-        free(qe);
-        free(qg);
-        return -1;
-    }
-    for (size_t i = m; q; q = w->q[q].parent) {
-        qe[--i] = w->q[q].event;
-        qg[i] = w->q[q].gap;
-    }
-    size_t k = 0, j = 0;
-    for (size_t p = 0; p <= w->n; p++) {
-        while (j < m && qg[j] == p)
-            ev[k++] = qe[j++];
-        if (p < w->n)
-            ev[k++] = w->sigma[p];
-    }
-    free(qe);
-    free(qg);
-    out->good = ev;
-    out->ngood = k;
-    return 0;
-}
-
-static int collect(const qsearch *w, cc_ac22 *out)
-{
-    out->gaps = bit_alloc((int)(w->nevents * (w->n + 1)));
-    if (!out->gaps)
-        return -1;
-    for (size_t i = 0; i < w->nsol; i++)
-        for (uint32_t q = w->sol[i]; q; q = w->q[q].parent)
-            bit_set(out->gaps, (int)(w->q[q].event * (w->n + 1) + w->q[q].gap));
-    return w->nsol ? witness(w, w->sol[0], out) : 0;
-}
-
-int cc_ac22_search(const cc_ctx *c, const uint32_t *sigma, size_t n, size_t nevents, bool extras,
-                   cc_ac22 *out)
-{
-    memset(out, 0, sizeof *out);
-    qsearch w = {.c = c, .sigma = sigma, .n = n, .nevents = nevents ? nevents : 1};
-    if (n >= 4095) { /* gaps are packed into 12 bits of a map key */
-        out->incomplete = true;
-        return collect(&w, out);
-    }
-    int rc = init(&w) || push(&w, &w.cur, c->g->root, 0, 0);
-    while (!rc && w.cur.n) {
-        for (size_t i = 0; i < w.cur.n && !rc; i++) {
-            if (++w.steps > c->budget) {
-                out->incomplete = true;
-                break;
-            }
-            rc = visit(&w, w.cur.v[i], extras, out);
+    if (!rc && nd->nlab > 1)
+        qsort(nd->lab, nd->nlab, sizeof *nd->lab, cmp_u64);
+    for (size_t j = 0; j < nq && !rc; j++) { /* the minimal Q's, for the labelled pass */
+        bool minimal = true, known = false;
+        for (size_t t = 0; t < nq && minimal; t++)
+            minimal = !sg_ms_subset(p->c->sg, qs[t], qs[j]);
+        for (size_t t = 0; t < p->out->nminq && !known; t++)
+            known = p->out->minq[t] == qs[j];
+        if (minimal && !known) {
+            if (U_GROW(p->out->minq, p->out->minqcap, p->out->nminq))
+                rc = -1;
+            else
+                p->out->minq[p->out->nminq++] = qs[j];
         }
-        if (out->incomplete)
-            break;
-        qqueue t = w.cur;
-        w.cur = w.next;
-        w.next = t;
-        w.next.n = 0;
     }
-    if (!rc)
-        rc = collect(&w, out);
-    release(&w);
+    free(qs);
     return rc;
 }
 
-void cc_ac22_free(cc_ac22 *a)
+static void pass_free(pass *p)
 {
-    free(a->gaps);
-    free(a->good);
-    memset(a, 0, sizeof *a);
+    reset_closure(p);
+    free(p->cf);
+    for (size_t b = 0; b < p->nbuckets; b++)
+        free(p->bucket[b]);
+    free(p->bucket);
+    free(p->nb);
+    free(p->bcap);
+    free(p->sol);
+    free(p->off);
+    free(p->mcount);
+    free(p->viable);
+    free(p->ser);
+    u_intern_free(&p->rs);
+    u_map_free(&p->node_of);
+}
+
+static int run_pass(cc_ctx *c, const cc_oaut *a, size_t nevents, bool extras, const sg_ms *useful,
+                    size_t nuseful, cc_pass *out)
+{
+    memset(out, 0, sizeof *out);
+    pass p = {.c = c,
+              .a = a,
+              .extras = extras,
+              .useful = useful,
+              .nuseful = nuseful,
+              .out = out,
+              .nevents = nevents};
+    p.off = calloc(nevents + 1, sizeof *p.off);
+    p.mcount = calloc(nevents + 1, sizeof *p.mcount);
+    if (!p.off || !p.mcount) {
+        pass_free(&p);
+        return -1;
+    }
+    for (uint32_t e = 0; e < nevents; e++) {
+        p.off[e] = (uint32_t)p.nocc;
+        p.mcount[e] = sg_ms_count(c->sg, a->m, e);
+        p.nocc += p.mcount[e];
+    }
+    out->nocc = p.nocc;
+    int rc = end_row(&p);
+    /* the start: the root, closed at gap 0 */
+    uint32_t r = U_INVALID;
+    if (!rc && a->nx) {
+        reset_closure(&p);
+        rc = insert(&p, 0, c->g->root, 0, 0, NULL, 0, 0) || close_set(&p, 0);
+        r = rc ? U_INVALID : canonical(&p);
+        if (!rc && (r == U_INVALID || pass_node(&p, 0, r, 1) == U_INVALID))
+            rc = -1;
+    }
+    /* nodes are made in order of their automaton state, which is by level, so one
+     * sweep over the node list in creation order visits predecessors first */
+    for (uint32_t i = 0; !rc && i < out->n; i++) {
+        uint32_t X = out->node[i].x;
+        if (a->final[X]) {
+            rc = evaluate(&p, i);
+            continue;
+        }
+        for (uint32_t m = a->first[X]; m < a->first[X + 1] && !rc; m++) {
+            uint32_t to;
+            rc = step(&p, i, a->mev[m], a->mto[m], &to);
+            if (!rc)
+                rc = pass_edge(&p, i, a->mev[m], to);
+        }
+    }
+    size_t b = u_intern_bytes(&p.rs) + u_map_bytes(&p.node_of) + out->cap * sizeof *out->node +
+               out->ecap * sizeof *out->edge + (p.viable ? (c->g->n + 8) / 8 : 0);
+    if (b > c->r->bytes)
+        c->r->bytes = b;
+    pass_free(&p);
+    return rc;
+}
+
+void cc_pass_free(cc_pass *o)
+{
+    for (size_t i = 0; i < o->n; i++)
+        free(o->node[i].lab);
+    free(o->node);
+    free(o->edge);
+    free(o->minq);
+    memset(o, 0, sizeof *o);
+}
+
+/* Two passes: without labels first, which is cheap (R then mostly equals over the
+ * prefixes of an automaton state) and tells which Q are minimal somewhere; then with
+ * labels only on configurations whose Q lies inside one of those.  Labels name the
+ * occurrences around a gap, so they differ from prefix to prefix: carried on every
+ * configuration they split nodes without end (bakery.3: 8 x 10^5 nodes instead of
+ * 1,737 for 1,557 automaton states), carried on the ones that can still matter they
+ * rarely do. */
+int cc_ac22_pass(cc_ctx *c, const cc_oaut *a, size_t nevents, bool extras, cc_pass *out)
+{
+    cc_pass first;
+    int rc = run_pass(c, a, nevents, extras, NULL, 0, &first);
+    if (rc || !extras || !first.nminq) { /* no extra is ever minimal: no labels at all */
+        *out = first;
+        return rc;
+    }
+    rc = run_pass(c, a, nevents, extras, first.minq, first.nminq, out);
+    cc_pass_free(&first);
+    return rc;
+}
+
+/* ---- one order: a good run with a minimal Q, for the cause's "prevented in" ---- */
+
+/* Breadth-first over (state, position in sigma, Q), one queue per |Q|, so the first
+ * good end with Q != {} has a minimal Q; parent links give its events. */
+typedef struct {
+    uint32_t s, pos;
+    sg_ms q;
+    uint32_t parent, ev; /* ev: event id of the move from the parent, or CC_SILENT */
+} wnode;
+
+typedef struct {
+    cc_ctx *c;
+    const uint32_t *sigma;
+    size_t n, nevents;
+    uint32_t *mc, *pre; /* sigma's counts; pre[pos * nevents + e]: e in sigma[0..pos) */
+    wnode *v;           /* every node made, in order; cur and next index into it */
+    size_t nv, vcap;
+    uint32_t *cur, *next;
+    size_t ncur, nnext, ccap, ncap;
+    u_intern seen;
+} wsearch;
+
+static int wpush(wsearch *w, bool later, wnode y)
+{
+    uint32_t key[3] = {y.s, y.pos, y.q};
+    bool fresh;
+    uint32_t id = u_intern_put(&w->seen, key, sizeof key, &fresh);
+    if (id == U_INVALID)
+        return -1;
+    if (!fresh)
+        return 0;
+    if (U_GROW(w->v, w->vcap, w->nv))
+        return -1;
+    w->v[w->nv] = y;
+    uint32_t i = (uint32_t)w->nv++;
+    if (later) {
+        if (U_GROW(w->next, w->ncap, w->nnext))
+            return -1;
+        w->next[w->nnext++] = i;
+    } else {
+        if (U_GROW(w->cur, w->ccap, w->ncur))
+            return -1;
+        w->cur[w->ncur++] = i;
+    }
+    return 0;
+}
+
+/* Expands node i; *found is set when it is a good end with extras. */
+static int wvisit(wsearch *w, uint32_t i, uint32_t *found)
+{
+    cc_ctx *c = w->c;
+    wnode x = w->v[i];
+    if (x.pos == w->n && x.q && cc_settled(c, x.s)) {
+        *found = i;
+        return 0;
+    }
+    for (uint32_t e = cc_first(c->g, x.s); e != CC_NONE; e = cc_next(c->g, e)) {
+        uint32_t t = c->g->to[e], ev = c->g->ev[e] & CC_EV_MASK;
+        if (t == CC_SINK || cc_bad(c, t))
+            continue;
+        wnode y = {t, x.pos, x.q, i, ev};
+        bool extra = false;
+        if (ev != CC_SILENT) {
+            if (w->pre[x.pos * w->nevents + ev - 1] < w->mc[ev - 1]) {
+                if (x.pos == w->n || w->sigma[x.pos] != ev - 1)
+                    continue; /* an occurrence of sigma out of order */
+                y.pos++;
+            } else {
+                extra = true;
+                if ((y.q = sg_ms_add(c->sg, x.q, ev - 1)) == SG_INVALID)
+                    return -1;
+            }
+        }
+        if (wpush(w, extra, y))
+            return -1;
+    }
+    return 0;
+}
+
+int cc_good_witness(cc_ctx *c, const uint32_t *sigma, size_t n, size_t nevents, uint32_t **good,
+                    size_t *ngood)
+{
+    *good = NULL;
+    *ngood = 0;
+    size_t ne = nevents ? nevents : 1;
+    wsearch w = {.c = c, .sigma = sigma, .n = n, .nevents = ne};
+    w.mc = calloc(ne, sizeof *w.mc);
+    w.pre = calloc((n + 1) * ne, sizeof *w.pre);
+    int rc = w.mc && w.pre ? 0 : -1;
+    for (size_t i = 0; !rc && i < n; i++) {
+        w.mc[sigma[i]]++;
+        memcpy(w.pre + (i + 1) * ne, w.pre + i * ne, ne * sizeof *w.pre);
+        w.pre[(i + 1) * ne + sigma[i]]++;
+    }
+    uint32_t found = CC_NONE;
+    if (!rc && !cc_bad(c, c->g->root))
+        rc = wpush(&w, false, (wnode){c->g->root, 0, 0, CC_NONE, CC_SILENT});
+    while (!rc && found == CC_NONE && w.ncur) {
+        for (size_t k = 0; k < w.ncur && !rc && found == CC_NONE; k++) {
+            if (!cc_tick(c, n)) {
+                rc = 1;
+                break;
+            }
+            rc = wvisit(&w, w.cur[k], &found);
+        }
+        uint32_t *t = w.cur; /* the next |Q| */
+        size_t tc = w.ccap;
+        w.cur = w.next;
+        w.ccap = w.ncap;
+        w.ncur = w.nnext;
+        w.next = t;
+        w.ncap = tc;
+        w.nnext = 0;
+    }
+    if (!rc && found != CC_NONE) {
+        size_t len = 0;
+        for (uint32_t i = found; w.v[i].parent != CC_NONE; i = w.v[i].parent)
+            len += w.v[i].ev != CC_SILENT;
+        uint32_t *ev = malloc((len + 1) * sizeof *ev);
+        if (!ev)
+            rc = -1;
+        else {
+            size_t k = len;
+            for (uint32_t i = found; w.v[i].parent != CC_NONE; i = w.v[i].parent)
+                if (w.v[i].ev != CC_SILENT)
+                    ev[--k] = w.v[i].ev - 1;
+            *good = ev;
+            *ngood = len;
+        }
+    }
+    free(w.mc);
+    free(w.pre);
+    free(w.v);
+    free(w.cur);
+    free(w.next);
+    u_intern_free(&w.seen);
+    return rc < 0 ? -1 : 0;
 }

@@ -1,156 +1,377 @@
 /*
- * cc_cause.c - from red traces to causes (Def. 10 intervals, grouping, OC1).
+ * cc_cause.c - from minimal bad multisets to causes (Def. 10 intervals, grouping,
+ * OC1), for all orders of each multiset at once.
  *
- * Each red trace gets its non-occurrence search (cc_ac22.c).  The prohibited gaps of
- * each event type are merged into maximal runs of adjacent gaps and named by the
- * occurrences that bound them, which makes them independent of where the bounding
- * occurrences sit in one particular trace.  Red traces with the same multiset and the
- * same prohibited intervals are one cause.  OC1 then keeps the order of a pair of
- * occurrences when it is the same on all of the cause's traces.
+ * For every multiset of a red trace (AC1, AC2(1), AC3 hold: cc_explore.c) the orders
+ * automaton is built (cc_orders.c) and the AC2(2) pass runs over it (cc_ac22.c).  A
+ * final node F of the pass stands for a set of orders whose prohibited gaps are the
+ * same gap indices.  Per event the gaps are merged into maximal runs of adjacent gaps
+ * and named by the occurrences that bound them (the order's occurrence before the
+ * run's first gap and the one after its last), which makes them independent of where
+ * those occurrences sit in a particular order.  The names depend on the order only at
+ * those few boundary positions, so F's orders are split by a second pass over the
+ * nodes that lead to F, which records the occurrences read at the boundary positions
+ * (a refined node: pass node + the occurrences recorded so far).  Each refined final
+ * node has one set of intervals; orders with the same multiset and the same intervals
+ * are one cause.  Of a refined final node, over the refined nodes that lead to it:
+ *   - the number of orders: its path count;
+ *   - OC1: occurrence x precedes y on every order unless some node on the way has y
+ *     and not yet x among its prefix's occurrences (a reachability question, answered
+ *     from the nodes' multisets without following any order);
+ *   - the witness: the order first by event names, by a greedy walk (all orders are
+ *     equally long, so the smallest prefix at each step leads to the smallest order);
+ *   - ambiguity (F has a good run with the order's very trace): the orders are listed,
+ *     first by names, up to AMBIGUOUS_LISTED per cause.
+ * A cause gathers these over its refined final nodes (counts summed, violations of an
+ * order united, the smallest witness).
  */
 #include "cc_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#define START UINT32_MAX /* interval bound: the start or the end of the trace */
+#define AMBIGUOUS_LISTED 1000       /* ambiguous orders listed per cause (the count is exact) */
+#define NOOCC            UINT32_MAX /* interval bound: the start or the end of the trace */
 
-/* An interval with bounds as occurrences (event, occ), START for open ends. */
 typedef struct {
     uint32_t event;
-    cc_occ after, before;
+    uint32_t after, before; /* occurrence ids (off[e] + i - 1), or NOOCC */
 } ivl;
-
-typedef struct {
-    sg_ms ms;
-    ivl *iv;
-    size_t niv;
-    uint32_t **traces; /* red traces of this group */
-    uint32_t **goods;  /* per trace: a good super-trace showing its non-occurrences */
-    size_t *ngoods;
-    size_t ntraces, cap;
-    bool ambiguous, incomplete;
-    size_t len;
-} group;
 
 static int ivl_cmp(const void *x, const void *y)
 {
     const ivl *a = x, *b = y;
-    uint32_t ka[5] = {a->event, a->after.event, a->after.occ, a->before.event, a->before.occ};
-    uint32_t kb[5] = {b->event, b->after.event, b->after.occ, b->before.event, b->before.occ};
-    for (int i = 0; i < 5; i++)
-        if (ka[i] != kb[i])
-            return ka[i] < kb[i] ? -1 : 1;
-    return 0;
+    if (a->event != b->event)
+        return a->event < b->event ? -1 : 1;
+    if (a->after != b->after)
+        return a->after < b->after ? -1 : 1;
+    return (a->before > b->before) - (a->before < b->before);
 }
 
-/* occs[p] = (event, occurrence index) of sigma[p]. */
-static cc_occ *occurrences(const uint32_t *sigma, size_t n, size_t nevents)
-{
-    cc_occ *o = malloc((n ? n : 1) * sizeof *o);
-    uint32_t *cnt = calloc(nevents ? nevents : 1, sizeof *cnt);
-    if (o && cnt)
-        for (size_t p = 0; p < n; p++)
-            o[p] = (cc_occ){sigma[p], ++cnt[sigma[p]]};
-    free(cnt);
-    if (!cnt) {
-        free(o);
-        return NULL;
-    }
-    return o;
-}
+/* A cause in the making: the orders of one multiset with equal intervals. */
+typedef struct {
+    ivl *iv;
+    size_t niv;
+    double count, nambiguous;
+    bool ambiguous;
+    bool *viol;        /* nocc x nocc: viol[x * n + y]: y precedes x on some order */
+    uint32_t *witness; /* event types, the group's first order by names */
+    cc_trace *amb;     /* listed ambiguous orders */
+    size_t namb;
+} group;
 
-/* Merges the prohibited gaps into intervals. */
-static ivl *intervals(const cc_ac22 *a, const cc_occ *occ, size_t n, size_t nevents, size_t *niv)
-{
-    size_t cap = 8, k = 0;
-    ivl *v = malloc(cap * sizeof *v);
-    for (uint32_t e = 0; v && e < nevents; e++) {
-        int base = (int)(e * (n + 1));
-        for (size_t p = 0; p <= n;) {
-            if (!bit_test(a->gaps, base + (int)p)) {
-                p++;
-                continue;
-            }
-            size_t q = p;
-            while (q + 1 <= n && bit_test(a->gaps, base + (int)q + 1))
-                q++;
-            if (k == cap) {
-                ivl *w = realloc(v, (cap *= 2) * sizeof *v);
-                if (!w) {
-                    free(v);
-                    return NULL;
-                }
-                v = w;
-            }
-            v[k].event = e;
-            v[k].after = p == 0 ? (cc_occ){START, START} : occ[p - 1];
-            v[k].before = q == n ? (cc_occ){START, START} : occ[q];
-            k++;
-            p = q + 1;
-        }
-    }
-    if (v)
-        qsort(v, k, sizeof *v, ivl_cmp);
-    *niv = k;
-    return v;
-}
+/* The multiset being assembled, and the pass over its orders. */
+typedef struct {
+    cc_ctx *c;
+    size_t nevents, n; /* n = |m| */
+    const cc_oaut *a;
+    const cc_pass *p;
+    uint32_t *off;                  /* per event type: its first occurrence id */
+    uint32_t *from, *rhead, *rnext; /* the pass's edges reversed */
+    uint8_t *mark;                  /* per pass node: leads to the final node at hand */
+    uint32_t *work;                 /* a stack over pass or refined nodes */
+    size_t workcap;
+    group *g;
+    size_t ng, gcap;
+    uint32_t *types, ntypes; /* m's event types, numbered compactly */
+    uint32_t *tcnt;          /* per compact type: a count (violations) */
+    int *best;               /* the OC1 table (violations) */
+} asm_t;
+
+/* ---- the refined pass for one final node ---- */
 
 typedef struct {
-    group *g;
-    size_t n, cap;
-} groups;
+    uint32_t node, tuple;
+    double count;
+    uint32_t out; /* first edge */
+} rnode;
 
-static group *find_group(groups *gs, sg_ms ms, const ivl *iv, size_t niv)
+typedef struct {
+    uint32_t to, ev, next;
+} redge;
+
+typedef struct {
+    rnode *v;
+    size_t n, cap;
+    redge *e;
+    size_t ne, ecap;
+    uint32_t *rhead, *rnext, *rfrom; /* edges reversed */
+    uint8_t *mark;                   /* leads to the refined final node at hand */
+    u_map index;                     /* (node << 32 | tuple) -> refined node */
+    u_intern tuples;                 /* occurrences recorded at the boundary positions */
+} refined;
+
+static void refined_free(refined *r)
 {
-    for (size_t i = 0; i < gs->n; i++) {
-        group *g = &gs->g[i];
-        if (g->ms == ms && g->niv == niv && (!niv || !memcmp(g->iv, iv, niv * sizeof *iv)))
-            return g;
-    }
-    if (gs->n == gs->cap) {
-        size_t cap = gs->cap ? 2 * gs->cap : 16;
-        group *v = realloc(gs->g, cap * sizeof *v);
-        if (!v)
-            return NULL;
-        gs->g = v;
-        gs->cap = cap;
-    }
-    group *g = &gs->g[gs->n];
-    memset(g, 0, sizeof *g);
-    g->ms = ms;
-    g->iv = malloc((niv ? niv : 1) * sizeof *iv);
-    if (!g->iv)
-        return NULL;
-    if (niv)
-        memcpy(g->iv, iv, niv * sizeof *iv);
-    g->niv = niv;
-    gs->n++;
-    return g;
+    free(r->v);
+    free(r->e);
+    free(r->rhead);
+    free(r->rnext);
+    free(r->rfrom);
+    free(r->mark);
+    u_map_free(&r->index);
+    u_intern_free(&r->tuples);
 }
 
-static int group_add(group *g, uint32_t *sigma, size_t n)
+static int work_room(asm_t *s, size_t n)
 {
-    if (g->ntraces == g->cap) {
-        size_t cap = g->cap ? 2 * g->cap : 8;
-        uint32_t **v = realloc(g->traces, cap * sizeof *v);
-        if (v)
-            g->traces = v;
-        uint32_t **w = realloc(g->goods, cap * sizeof *w);
-        if (w)
-            g->goods = w;
-        size_t *k = realloc(g->ngoods, cap * sizeof *k);
-        if (k)
-            g->ngoods = k;
-        if (!v || !w || !k)
-            return -1;
-        g->cap = cap;
-    }
-    g->goods[g->ntraces] = NULL;
-    g->ngoods[g->ntraces] = 0;
-    g->traces[g->ntraces++] = sigma;
-    g->len = n;
+    if (n <= s->workcap)
+        return 0;
+    uint32_t *w = realloc(s->work, n * sizeof *w);
+    if (!w)
+        return -1;
+    s->work = w;
+    s->workcap = n;
     return 0;
+}
+
+static uint32_t level_of(const asm_t *s, uint32_t node)
+{
+    return (uint32_t)sg_ms_size(s->c->sg, s->a->k[s->p->node[node].x]);
+}
+
+static int reverse_edges(asm_t *s)
+{
+    const cc_pass *p = s->p;
+    s->from = malloc((p->ne + 1) * sizeof *s->from);
+    s->rnext = malloc((p->ne + 1) * sizeof *s->rnext);
+    s->rhead = malloc((p->n + 1) * sizeof *s->rhead);
+    s->mark = malloc(p->n + 1);
+    if (!s->from || !s->rnext || !s->rhead || !s->mark || work_room(s, p->n + 1))
+        return -1;
+    for (size_t i = 0; i < p->n; i++)
+        s->rhead[i] = CC_NONE;
+    for (uint32_t i = 0; i < p->n; i++)
+        for (uint32_t e = p->node[i].out; e != CC_NONE; e = p->edge[e].next) {
+            s->from[e] = i;
+            s->rnext[e] = s->rhead[p->edge[e].to];
+            s->rhead[p->edge[e].to] = e;
+        }
+    return 0;
+}
+
+/* s->mark = the pass nodes that lead to node f. */
+static void mark_pass(asm_t *s, uint32_t f)
+{
+    size_t k = 0;
+    memset(s->mark, 0, s->p->n);
+    s->mark[f] = 1;
+    s->work[k++] = f;
+    while (k) {
+        uint32_t t = s->work[--k];
+        for (uint32_t e = s->rhead[t]; e != CC_NONE; e = s->rnext[e])
+            if (!s->mark[s->from[e]]) {
+                s->mark[s->from[e]] = 1;
+                s->work[k++] = s->from[e];
+            }
+    }
+}
+
+static uint32_t rnode_of(refined *r, uint32_t node, uint32_t tuple)
+{
+    uint64_t key = (uint64_t)node << 32 | tuple;
+    uint32_t i = u_map_get(&r->index, key);
+    if (i != U_INVALID)
+        return i;
+    if (U_GROW(r->v, r->cap, r->n))
+        return U_INVALID;
+    i = (uint32_t)r->n++;
+    r->v[i] = (rnode){node, tuple, 0, CC_NONE};
+    return u_map_put(&r->index, key, i) ? U_INVALID : i;
+}
+
+static int redge_add(refined *r, uint32_t from, uint32_t ev, uint32_t to)
+{
+    if (U_GROW(r->e, r->ecap, r->ne))
+        return -1;
+    r->e[r->ne] = (redge){to, ev, r->v[from].out};
+    r->v[from].out = (uint32_t)r->ne++;
+    return 0;
+}
+
+/* The boundary positions of final node f's runs (sorted, distinct): an order's
+ * occurrences there name its intervals.  Returns how many. */
+static size_t boundaries(const asm_t *s, const cc_pnode *f, uint32_t *pos)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < f->nlab;) {
+        uint32_t e = cc_label_event(f->lab[i]), g1 = cc_label_gap(f->lab[i]), g2 = g1;
+        for (i++;
+             i < f->nlab && cc_label_event(f->lab[i]) == e && cc_label_gap(f->lab[i]) == g2 + 1;
+             i++)
+            g2++;
+        if (g1 > 0)
+            pos[k++] = g1 - 1;
+        if (g2 < s->n)
+            pos[k++] = g2;
+    }
+    for (size_t i = 1; i < k; i++) /* insertion sort: few positions */
+        for (size_t j = i; j > 0 && pos[j - 1] > pos[j]; j--) {
+            uint32_t t = pos[j];
+            pos[j] = pos[j - 1];
+            pos[j - 1] = t;
+        }
+    size_t w = 0;
+    for (size_t i = 0; i < k; i++)
+        if (!w || pos[w - 1] != pos[i])
+            pos[w++] = pos[i];
+    return w;
+}
+
+/* The refined nodes of the orders that reach pass node f: forward from the start
+ * over the pass nodes that lead to f, recording the occurrence read at each of the
+ * npos boundary positions. */
+static int refine(asm_t *s, uint32_t f, const uint32_t *pos, size_t npos, refined *r)
+{
+    const cc_pass *p = s->p;
+    uint32_t *t = malloc((npos + 1) * sizeof *t);
+    bool fresh;
+    uint32_t empty = u_intern_put(&r->tuples, NULL, 0, &fresh);
+    int rc = t && empty != U_INVALID ? 0 : -1;
+    mark_pass(s, f);
+    uint32_t start = rc || !s->mark[0] ? U_INVALID : rnode_of(r, 0, empty);
+    if (!rc && s->mark[0] && start == U_INVALID)
+        rc = -1;
+    if (start != U_INVALID)
+        r->v[start].count = 1;
+    for (uint32_t i = 0; !rc && i < r->n; i++) { /* creation order is by level */
+        uint32_t v = r->v[i].node, lvl = level_of(s, v);
+        if (!cc_tick(s->c, lvl)) {
+            free(t);
+            return 1;
+        }
+        size_t len = u_intern_len(&r->tuples, r->v[i].tuple) / sizeof *t;
+        memcpy(t, u_intern_key(&r->tuples, r->v[i].tuple), len * sizeof *t);
+        bool record = len < npos && pos[len] == lvl;
+        for (uint32_t e = p->node[v].out; e != CC_NONE && !rc; e = p->edge[e].next) {
+            uint32_t w = p->edge[e].to, ev = p->edge[e].ev;
+            if (!s->mark[w])
+                continue;
+            uint32_t tuple = r->v[i].tuple;
+            if (record) {
+                uint32_t k = s->a->k[p->node[w].x];
+                t[len] = s->off[ev - 1] + sg_ms_count(s->c->sg, k, ev - 1) - 1;
+                tuple = u_intern_put(&r->tuples, t, (len + 1) * sizeof *t, &fresh);
+            }
+            uint32_t j = tuple == U_INVALID ? U_INVALID : rnode_of(r, w, tuple);
+            if (j == U_INVALID || redge_add(r, i, ev, j))
+                rc = -1;
+            else {
+                r->v[j].count += r->v[i].count;
+                if (r->v[j].count > 1e300)
+                    r->v[j].count = 1e300;
+            }
+        }
+    }
+    free(t);
+    if (rc)
+        return rc;
+    r->rhead = malloc((r->n + 1) * sizeof *r->rhead);
+    r->rnext = malloc((r->ne + 1) * sizeof *r->rnext);
+    r->rfrom = malloc((r->ne + 1) * sizeof *r->rfrom);
+    r->mark = malloc(r->n + 1);
+    if (!r->rhead || !r->rnext || !r->rfrom || !r->mark || work_room(s, r->n + 1))
+        return -1;
+    for (size_t i = 0; i < r->n; i++)
+        r->rhead[i] = CC_NONE;
+    for (uint32_t i = 0; i < r->n; i++)
+        for (uint32_t e = r->v[i].out; e != CC_NONE; e = r->e[e].next) {
+            r->rfrom[e] = i;
+            r->rnext[e] = r->rhead[r->e[e].to];
+            r->rhead[r->e[e].to] = e;
+        }
+    return 0;
+}
+
+/* r->mark = the refined nodes that lead to refined node f. */
+static void mark_refined(asm_t *s, refined *r, uint32_t f)
+{
+    size_t k = 0;
+    memset(r->mark, 0, r->n);
+    r->mark[f] = 1;
+    s->work[k++] = f;
+    while (k) {
+        uint32_t t = s->work[--k];
+        for (uint32_t e = r->rhead[t]; e != CC_NONE; e = r->rnext[e])
+            if (!r->mark[r->rfrom[e]]) {
+                r->mark[r->rfrom[e]] = 1;
+                s->work[k++] = r->rfrom[e];
+            }
+    }
+}
+
+/* ---- what a refined final node contributes to its cause ---- */
+
+static int name_cmp(const cc_ctx *c, uint32_t a, uint32_t b)
+{
+    const char *const *names = c->o->names;
+    return names ? strcmp(names[a], names[b]) : (a > b) - (a < b);
+}
+
+static int trace_cmp(const cc_ctx *c, const uint32_t *a, const uint32_t *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        int d = name_cmp(c, a[i], b[i]);
+        if (d)
+            return d;
+    }
+    return 0;
+}
+
+/* The order first by names among the marked refined nodes' paths. */
+static void witness(const asm_t *s, const refined *r, uint32_t *w)
+{
+    uint32_t i = 0;
+    for (size_t k = 0; k < s->n; k++) {
+        uint32_t best = CC_NONE, to = CC_NONE;
+        for (uint32_t e = r->v[i].out; e != CC_NONE; e = r->e[e].next)
+            if (r->mark[r->e[e].to] &&
+                (best == CC_NONE || name_cmp(s->c, r->e[e].ev - 1, best - 1) < 0)) {
+                best = r->e[e].ev;
+                to = r->e[e].to;
+            }
+        w[k] = best - 1; /* marked nodes lead on to the final node: best exists */
+        i = to;
+    }
+}
+
+/* Adds to viol: y precedes x on some order through the marked refined nodes iff
+ * some marked node has y among its prefix's occurrences and not x.  Per pair of m's
+ * event types (e, f) and count a of e, best = the most f among marked nodes with a
+ * of e; then viol((e, i), (f, j)) iff some a < i has best >= j. */
+static void violations(asm_t *s, const refined *r, bool *viol)
+{
+    size_t n = s->n, nt = s->ntypes;
+    int *best = s->best;
+    for (size_t i = 0; i < nt * nt * (n + 1); i++)
+        best[i] = -1;
+    uint32_t *cnt = s->tcnt;
+    for (size_t i = 0; i < r->n; i++) {
+        if (!r->mark[i])
+            continue;
+        sg_ms k = s->a->k[s->p->node[r->v[i].node].x];
+        for (size_t e = 0; e < nt; e++)
+            cnt[e] = sg_ms_count(s->c->sg, k, s->types[e]);
+        for (size_t e = 0; e < nt; e++)
+            for (size_t f = 0; f < nt; f++) {
+                int *b = &best[(e * nt + f) * (n + 1) + cnt[e]];
+                if ((int)cnt[f] > *b)
+                    *b = (int)cnt[f];
+            }
+    }
+    for (size_t e = 0; e < nt; e++)
+        for (size_t f = 0; f < nt; f++) {
+            uint32_t ce = sg_ms_count(s->c->sg, s->a->m, s->types[e]);
+            uint32_t cf = sg_ms_count(s->c->sg, s->a->m, s->types[f]);
+            int most = -1; /* over a < i */
+            for (uint32_t i = 1; i <= ce; i++) {
+                int b = best[(e * nt + f) * (n + 1) + i - 1];
+                if (b > most)
+                    most = b;
+                for (uint32_t j = 1; j <= cf && (int)j <= most; j++)
+                    viol[(s->off[s->types[e]] + i - 1) * n + s->off[s->types[f]] + j - 1] = true;
+            }
+        }
 }
 
 static int trace_list_add(cc_trace **list, size_t *n, const uint32_t *ev, size_t len)
@@ -169,7 +390,135 @@ static int trace_list_add(cc_trace **list, size_t *n, const uint32_t *ev, size_t
     return 0;
 }
 
-/* The good super-trace that shows a non-occurrence is a black node. */
+/* The first orders by names through the marked refined nodes, depth first, into
+ * the group's list (at most *left more). */
+static int list_orders(asm_t *s, const refined *r, group *g, uint32_t *path, uint32_t at,
+                       size_t depth, size_t *left)
+{
+    if (!*left)
+        return 0;
+    if (depth == s->n) {
+        (*left)--;
+        return trace_list_add(&g->amb, &g->namb, path, depth);
+    }
+    uint32_t prev = CC_NONE; /* events in name order: repeatedly the next smallest */
+    for (;;) {
+        uint32_t best = CC_NONE, to = CC_NONE;
+        for (uint32_t e = r->v[at].out; e != CC_NONE; e = r->e[e].next) {
+            uint32_t ev = r->e[e].ev;
+            if (!r->mark[r->e[e].to] || (prev != CC_NONE && name_cmp(s->c, ev - 1, prev - 1) <= 0))
+                continue;
+            if (best == CC_NONE || name_cmp(s->c, ev - 1, best - 1) < 0) {
+                best = ev;
+                to = r->e[e].to;
+            }
+        }
+        if (best == CC_NONE)
+            return 0;
+        path[depth] = best - 1;
+        if (list_orders(s, r, g, path, to, depth + 1, left))
+            return -1;
+        prev = best;
+    }
+}
+
+/* The group with these intervals (made if new); NULL when out of memory. */
+static group *group_of(asm_t *s, ivl *iv, size_t niv)
+{
+    for (size_t i = 0; i < s->ng; i++)
+        if (s->g[i].niv == niv && (!niv || !memcmp(s->g[i].iv, iv, niv * sizeof *iv))) {
+            free(iv);
+            return &s->g[i];
+        }
+    if (U_GROW(s->g, s->gcap, s->ng)) {
+        free(iv);
+        return NULL;
+    }
+    group *g = &s->g[s->ng++];
+    memset(g, 0, sizeof *g);
+    g->iv = iv;
+    g->niv = niv;
+    g->viol = calloc(s->n * s->n + 1, sizeof *g->viol);
+    return g->viol ? g : NULL;
+}
+
+/* The intervals of refined final node i: the runs of f's gaps, named by the
+ * occurrences recorded at their boundary positions. */
+static ivl *intervals_of(const asm_t *s, const refined *r, uint32_t i, const cc_pnode *f,
+                         const uint32_t *pos, size_t npos, size_t *niv)
+{
+    const uint32_t *t = u_intern_key(&r->tuples, r->v[i].tuple);
+    ivl *v = malloc((f->nlab + 1) * sizeof *v);
+    size_t k = 0;
+    for (size_t a = 0; v && a < f->nlab;) {
+        uint32_t e = cc_label_event(f->lab[a]), g1 = cc_label_gap(f->lab[a]), g2 = g1;
+        for (a++;
+             a < f->nlab && cc_label_event(f->lab[a]) == e && cc_label_gap(f->lab[a]) == g2 + 1;
+             a++)
+            g2++;
+        uint32_t after = NOOCC, before = NOOCC;
+        for (size_t j = 0; j < npos; j++) {
+            if (g1 > 0 && pos[j] == g1 - 1)
+                after = t[j];
+            if (g2 < s->n && pos[j] == g2)
+                before = t[j];
+        }
+        v[k++] = (ivl){e, after, before};
+    }
+    if (v)
+        qsort(v, k, sizeof *v, ivl_cmp);
+    *niv = k;
+    return v;
+}
+
+/* Final pass node f: its orders, split by their intervals, into the groups. */
+static int place_final(asm_t *s, uint32_t f)
+{
+    const cc_pnode *fn = &s->p->node[f];
+    uint32_t *pos = malloc((2 * fn->nlab + 1) * sizeof *pos);
+    uint32_t *w = malloc((s->n + 1) * sizeof *w);
+    refined r = {0};
+    int rc = pos && w ? 0 : -1;
+    size_t npos = rc ? 0 : boundaries(s, fn, pos);
+    if (!rc)
+        rc = refine(s, f, pos, npos, &r);
+    for (uint32_t i = 0; !rc && i < r.n; i++) {
+        if (r.v[i].node != f)
+            continue;
+        size_t niv;
+        ivl *iv = intervals_of(s, &r, i, fn, pos, npos, &niv);
+        group *g = iv ? group_of(s, iv, niv) : NULL;
+        if (!g) {
+            rc = -1;
+            break;
+        }
+        mark_refined(s, &r, i);
+        g->count += r.v[i].count;
+        violations(s, &r, g->viol);
+        witness(s, &r, w);
+        if (!g->witness || trace_cmp(s->c, w, g->witness, s->n) < 0) {
+            if (!g->witness && !(g->witness = malloc((s->n + 1) * sizeof *w))) {
+                rc = -1;
+                break;
+            }
+            memcpy(g->witness, w, s->n * sizeof *w);
+        }
+        if (fn->ambiguous) {
+            size_t left = g->namb < AMBIGUOUS_LISTED ? AMBIGUOUS_LISTED - g->namb : 0;
+            g->ambiguous = true;
+            g->nambiguous += r.v[i].count;
+            rc = list_orders(s, &r, g, w, 0, 0, &left);
+        }
+    }
+    refined_free(&r);
+    free(pos);
+    free(w);
+    return rc;
+}
+
+/* ---- from a group to a cause ---- */
+
+/* The good witness of a non-occurrence is a black node of the subset graph. */
 static int add_black(cc_ctx *c, const uint32_t *ev, size_t n)
 {
     sg_node node = 0;
@@ -178,148 +527,147 @@ static int add_black(cc_ctx *c, const uint32_t *ev, size_t n)
     return node == SG_INVALID || sg_add(c->sg, node, false) == SG_NONE ? -1 : 0;
 }
 
-/* Runs the non-occurrence search for one red trace and files it into its group. */
-static int place_red(cc_ctx *c, groups *gs, sg_node node, size_t nevents)
+static const cc_ctx *sort_ctx; /* qsort has no context argument in C11 */
+static size_t sort_len;
+
+static int amb_cmp(const void *x, const void *y)
 {
-    size_t n = sg_level(c->sg, node);
-    uint32_t *sigma = malloc((n ? n : 1) * sizeof *sigma);
-    if (!sigma)
-        return -1;
-    sg_trace(c->sg, node, sigma);
-    cc_ac22 a = {0};
-    cc_occ *occ = occurrences(sigma, n, nevents);
-    if (occ && cc_ac22_search(c, sigma, n, nevents, c->o->ac2, &a)) {
-        /* Out of memory in the non-occurrence search: keep the cause without its
-         * non-occurrences, marked incomplete, rather than lose every cause. */
-        cc_ac22_free(&a);
-        a.incomplete = true;
-        a.gaps = bit_alloc((int)(nevents * (n + 1)));
-        c->r->oom = true;
+    const cc_trace *a = x, *b = y;
+    return trace_cmp(sort_ctx, a->ev, b->ev, sort_len);
+}
+
+static int build_cause(asm_t *s, group *g, bool incomplete, cc_cause *k)
+{
+    cc_ctx *c = s->c;
+    size_t n = s->n;
+    memset(k, 0, sizeof *k);
+    uint32_t *pos_of = malloc((n + 1) * sizeof *pos_of), *cnt = calloc(s->nevents + 1, 4);
+    k->occ = malloc((n + 1) * sizeof *k->occ);
+    k->ordered = calloc(n * n + 1, sizeof *k->ordered);
+    k->absent = malloc((g->niv + 1) * sizeof *k->absent);
+    int rc = pos_of && cnt && k->occ && k->ordered && k->absent ? 0 : -1;
+    for (size_t i = 0; !rc && i < n; i++) { /* occurrences in witness order */
+        uint32_t e = g->witness[i];
+        k->occ[i] = (cc_occ){e, ++cnt[e]};
+        pos_of[s->off[e] + k->occ[i].occ - 1] = (uint32_t)i;
     }
-    if (!occ || !a.gaps) {
-        cc_ac22_free(&a);
-        free(occ);
-        free(sigma);
-        return -1;
-    }
-    size_t niv = 0;
-    ivl *iv = intervals(&a, occ, n, nevents, &niv);
-    group *g = iv ? find_group(gs, sg_multiset(c->sg, node), iv, niv) : NULL;
-    int rc = !g || group_add(g, sigma, n);
+    for (size_t i = 0; !rc && i < n; i++)
+        for (size_t j = 0; j < n; j++) {
+            uint32_t x = s->off[k->occ[i].event] + k->occ[i].occ - 1;
+            uint32_t y = s->off[k->occ[j].event] + k->occ[j].occ - 1;
+            k->ordered[i * n + j] = i != j && !g->viol[x * n + y];
+        }
+    for (size_t i = 0; !rc && i < g->niv; i++)
+        k->absent[i] =
+            (cc_absent){g->iv[i].event, g->iv[i].after == NOOCC ? -1 : (int)pos_of[g->iv[i].after],
+                        g->iv[i].before == NOOCC ? -1 : (int)pos_of[g->iv[i].before]};
     if (!rc) {
-        g->incomplete |= a.incomplete;
-        if (a.ambiguous) {
-            g->ambiguous = true;
-            rc = trace_list_add(&c->r->ambiguous, &c->r->nambiguous, sigma, n);
-        }
-        if (!rc && a.good) /* keeps an out-of-memory failure above */
-            rc = add_black(c, a.good, a.ngood);
-        if (!rc && a.good) {
-            g->goods[g->ntraces - 1] = a.good;
-            g->ngoods[g->ntraces - 1] = a.ngood;
-            a.good = NULL;
-        }
-    } else
-        free(sigma);
-    c->r->truncated |= a.incomplete;
-    free(iv);
-    free(occ);
-    cc_ac22_free(&a);
-    return rc ? -1 : 0;
+        k->nocc = n;
+        k->nabsent = g->niv;
+        k->ntraces = g->count;
+        k->ambiguous = g->ambiguous;
+        k->nambiguous = g->nambiguous;
+        k->ac22_incomplete = incomplete;
+        if (g->niv) /* a non-occurrence is causal: show the good run that has it */
+            rc = cc_good_witness(c, g->witness, n, s->nevents, &k->good, &k->ngood);
+        if (!rc && k->good)
+            rc = add_black(c, k->good, k->ngood);
+    }
+    if (!rc && g->namb) { /* the first listed by names */
+        sort_ctx = c;
+        sort_len = n;
+        qsort(g->amb, g->namb, sizeof *g->amb, amb_cmp);
+        for (size_t i = 0; i < g->namb && i < AMBIGUOUS_LISTED && !rc; i++)
+            rc = trace_list_add(&c->r->ambiguous, &c->r->nambiguous, g->amb[i].ev, n);
+    }
+    free(pos_of);
+    free(cnt);
+    return rc;
 }
 
-static int find_occ(const cc_occ *o, size_t n, cc_occ x)
-{
-    for (size_t i = 0; i < n; i++)
-        if (o[i].event == x.event && o[i].occ == x.occ)
-            return (int)i;
-    return -1;
-}
-
-/* Orders traces by their event names, so the witness does not depend on the order
- * pan happened to search in. */
-static int trace_cmp(const uint32_t *a, const uint32_t *b, size_t n, const char *const *names)
+static void free_groups(group *g, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
-        int d = names ? strcmp(names[a[i]], names[b[i]]) : (a[i] > b[i]) - (a[i] < b[i]);
-        if (d)
-            return d;
+        free(g[i].iv);
+        free(g[i].viol);
+        free(g[i].witness);
+        for (size_t t = 0; t < g[i].namb; t++)
+            free(g[i].amb[t].ev);
+        free(g[i].amb);
     }
-    return 0;
+    free(g);
 }
 
-static void pick_witness(group *g, const char *const *names)
+static int add_cause(cc_result *r, size_t *cap)
 {
-    for (size_t t = 1; t < g->ntraces; t++)
-        if (trace_cmp(g->traces[t], g->traces[0], g->len, names) < 0) {
-            uint32_t *x = g->traces[0], *y = g->goods[0];
-            size_t ny = g->ngoods[0];
-            g->traces[0] = g->traces[t];
-            g->goods[0] = g->goods[t];
-            g->ngoods[0] = g->ngoods[t];
-            g->traces[t] = x;
-            g->goods[t] = y;
-            g->ngoods[t] = ny;
-        }
-}
-
-/* Fills one cause from a group: occurrences in witness order, OC1, intervals. */
-static int build_cause(const group *g, size_t nevents, cc_cause *k)
-{
-    memset(k, 0, sizeof *k);
-    size_t n = g->len;
-    k->occ = occurrences(g->traces[0], n, nevents);
-    k->ordered = malloc((n ? n * n : 1) * sizeof *k->ordered);
-    k->absent = malloc((g->niv ? g->niv : 1) * sizeof *k->absent);
-    int *pos = malloc((n ? n : 1) * sizeof *pos);
-    if (!k->occ || !k->ordered || !k->absent || !pos) {
-        free(pos);
+    if (r->ncauses < *cap)
+        return 0;
+    size_t c = *cap ? 2 * *cap : 16;
+    cc_cause *v = realloc(r->causes, c * sizeof *v);
+    if (!v)
         return -1;
-    }
-    k->nocc = n;
-    for (size_t i = 0; i < n * n; i++)
-        k->ordered[i] = (i / n) < (i % n);
-    for (size_t t = 1; t < g->ntraces; t++) {
-        cc_occ *o = occurrences(g->traces[t], n, nevents);
-        if (!o) {
-            free(pos);
-            return -1;
-        }
-        for (size_t p = 0; p < n; p++)
-            pos[find_occ(k->occ, n, o[p])] = (int)p;
-        for (size_t i = 0; i < n; i++)
-            for (size_t j = 0; j < n; j++)
-                k->ordered[i * n + j] &= pos[i] < pos[j];
-        free(o);
-    }
-    free(pos);
-    for (size_t i = 0; i < g->niv; i++) {
-        k->absent[i].event = g->iv[i].event;
-        k->absent[i].after =
-            g->iv[i].after.event == START ? -1 : find_occ(k->occ, n, g->iv[i].after);
-        k->absent[i].before =
-            g->iv[i].before.event == START ? -1 : find_occ(k->occ, n, g->iv[i].before);
-    }
-    k->nabsent = g->niv;
-    k->ntraces = g->ntraces;
-    k->ambiguous = g->ambiguous;
-    k->ac22_incomplete = g->incomplete;
+    r->causes = v;
+    *cap = c;
     return 0;
 }
 
-static void free_groups(groups *gs)
+/* m's event types, compactly numbered, and its occurrence ids. */
+static int layout(asm_t *s, sg_ms m)
 {
-    for (size_t i = 0; i < gs->n; i++) {
-        for (size_t t = 0; t < gs->g[i].ntraces; t++) {
-            free(gs->g[i].traces[t]);
-            free(gs->g[i].goods[t]);
-        }
-        free(gs->g[i].traces);
-        free(gs->g[i].goods);
-        free(gs->g[i].ngoods);
-        free(gs->g[i].iv);
+    s->off = calloc(s->nevents + 1, sizeof *s->off);
+    s->types = malloc((s->nevents + 1) * sizeof *s->types);
+    s->tcnt = malloc((s->nevents + 1) * sizeof *s->tcnt);
+    if (!s->off || !s->types || !s->tcnt)
+        return -1;
+    for (uint32_t e = 0, o = 0; e < s->nevents; e++) {
+        uint32_t k = sg_ms_count(s->c->sg, m, e);
+        s->off[e] = o;
+        o += k;
+        if (k)
+            s->types[s->ntypes++] = e;
     }
-    free(gs->g);
+    s->best = malloc(((size_t)s->ntypes * s->ntypes * (s->n + 1) + 1) * sizeof *s->best);
+    return s->best ? 0 : -1;
+}
+
+/* The causes of one minimal bad multiset m. */
+static int causes_of(cc_ctx *c, sg_ms m, size_t nevents, size_t *cap)
+{
+    cc_oaut a;
+    cc_pass p = {0};
+    asm_t s = {.c = c, .nevents = nevents, .n = sg_ms_size(c->sg, m), .a = &a, .p = &p};
+    int rc = cc_oaut_build(c, m, &a);
+    bool partial = rc == 1;
+    if (!rc)
+        rc = cc_ac22_pass(c, &a, nevents, c->o->ac2, &p);
+    partial |= rc == 1;
+    if (rc == 1)
+        rc = 0; /* the budget ran out: the causes of the part the pass covered */
+    if (!rc && p.n)
+        rc = layout(&s, m) || reverse_edges(&s);
+    for (uint32_t i = 0; !rc && i < p.n; i++)
+        if (a.final[p.node[i].x]) {
+            rc = place_final(&s, i);
+            partial |= rc == 1;
+            if (rc == 1)
+                rc = 0;
+        }
+    for (size_t i = 0; i < s.ng && !rc; i++)
+        if (s.g[i].witness && !(rc = add_cause(c->r, cap)))
+            rc = build_cause(&s, &s.g[i], partial, &c->r->causes[c->r->ncauses++]);
+    free_groups(s.g, s.ng);
+    free(s.off);
+    free(s.types);
+    free(s.tcnt);
+    free(s.best);
+    free(s.from);
+    free(s.rnext);
+    free(s.rhead);
+    free(s.mark);
+    free(s.work);
+    cc_pass_free(&p);
+    cc_oaut_free(&a);
+    return rc;
 }
 
 static int list_uncaused(cc_ctx *c)
@@ -359,38 +707,28 @@ static int cause_cmp(const void *x, const void *y)
 
 int cc_assemble(cc_ctx *c, size_t nevents)
 {
-    groups gs = {0};
     const sg_node *reds;
-    size_t nred = sg_list(c->sg, SG_RED, &reds);
-    /* place_red adds black nodes, which may move the list: copy it first */
-    sg_node *copy = malloc((nred ? nred : 1) * sizeof *copy);
-    int rc = copy ? 0 : -1;
-    if (nred)
-        (void)cc_ac22_prepare(c); /* without it (no memory) the searches only lack fin */
-    if (copy && nred)
-        memcpy(copy, reds, nred * sizeof *copy);
-    for (size_t i = 0; i < nred && !rc; i++)
-        rc = place_red(c, &gs, copy[i], nevents);
-    free(copy);
-    if (!rc && gs.n) {
-        c->r->causes = calloc(gs.n, sizeof *c->r->causes);
-        rc = c->r->causes ? 0 : -1;
-        for (size_t i = 0; i < gs.n && !rc; i++) {
-            pick_witness(&gs.g[i], c->o->names);
-            rc = build_cause(&gs.g[i], nevents, &c->r->causes[i]);
-            c->r->ncauses = i + 1;
-            c->r->causes[i].good = gs.g[i].goods[0]; /* the witness's own */
-            c->r->causes[i].ngood = gs.g[i].ngoods[0];
-            gs.g[i].goods[0] = NULL;
-        }
+    size_t nred = sg_list(c->sg, SG_RED, &reds), k = 0, cap = 0;
+    sg_ms *ms = malloc((nred ? nred : 1) * sizeof *ms);
+    int rc = ms ? 0 : -1;
+    for (size_t i = 0; i < nred && !rc; i++) { /* the list moves as causes add nodes: copy */
+        sg_ms m = sg_multiset(c->sg, reds[i]);
+        bool seen = false;
+        for (size_t j = 0; j < k && !seen; j++)
+            seen = ms[j] == m;
+        if (!seen)
+            ms[k++] = m;
     }
+    cc_phase(c, "AC2(2) and causes");
+    for (size_t i = 0; i < k && !rc; i++)
+        rc = causes_of(c, ms[i], nevents, &cap);
+    free(ms);
     if (!rc && c->r->ncauses > 1) {
-        sort_names = c->o->names; /* qsort has no context argument in C11 */
+        sort_names = c->o->names;
         qsort(c->r->causes, c->r->ncauses, sizeof *c->r->causes, cause_cmp);
         sort_names = NULL;
     }
     if (!rc)
         rc = list_uncaused(c);
-    free_groups(&gs);
     return rc;
 }

@@ -18,8 +18,8 @@
  * dropped (everything it leads to is dominated); and a history at a state where one
  * with the same multiset was explored is merged into it (same continuations, same
  * multisets).  Merging loses the other orders of the same events, which OC1 and
- * AC2(2) need, so cc_orders() then enumerates, for each minimal bad multiset only,
- * every bad trace with exactly that multiset: a search confined to sub-multisets.
+ * AC2(2) need: for each minimal bad multiset only, cc_orders.c builds an automaton
+ * of all its orders and cc_ac22.c runs over it (cc_cause.c assembles the causes).
  */
 #include "cc_internal.h"
 
@@ -183,7 +183,7 @@ static int dominated(cc_walk *w, uint32_t s, sg_ms m)
         return 0;
     for (uint32_t i = w->hist[s]; i != CC_NONE; i = w->hnext[i]) {
         if (w->hms[i] == m && !(off & CC_NOPRUNE_MERGE))
-            return 1; /* same events in another order: merged, see cc_orders() */
+            return 1; /* same events in another order: merged, cc_orders.c finds them */
         if (!(off & CC_NOPRUNE_DOMINANCE) && sg_ms_subset(w->c->sg, w->hms[i], m))
             return 1;
     }
@@ -223,20 +223,30 @@ static double resident_mb(void)
     return (double)rss * (double)sysconf(_SC_PAGESIZE) / (1 << 20);
 }
 
-/* Counts one explored history node; false when the budget is spent.  Long
- * analyses print a progress line every 2^20 nodes, like pan's own during its
- * search: nodes, trace length reached, subset graph size, red traces so far. */
-static bool tick(cc_ctx *c, size_t level)
+void cc_phase(cc_ctx *c, const char *name)
 {
-    if (++c->r->explored > c->budget) {
+    c->phase = name;
+    c->ticks = 0;
+}
+
+/* Every phase (the history exploration, the orders, the AC2(2) searches together)
+ * may explore `budget` nodes; the first to run out names itself in the result.
+ * Long phases print a progress line every 2^20 nodes, like pan's own during its
+ * search: phase, nodes, trace length reached, subset graph size, red traces. */
+bool cc_tick(cc_ctx *c, size_t level)
+{
+    c->r->explored++;
+    if (++c->ticks > c->budget) {
+        if (!c->r->truncated)
+            c->r->truncated_phase = c->phase;
         c->r->truncated = true;
         return false;
     }
-    if (c->o->progress && !(c->r->explored & ((1u << 20) - 1)))
+    if (c->o->progress && !(c->ticks & ((1u << 20) - 1)))
         fprintf(c->o->progress,
-                "pancause: history nodes %zu, trace length %zu, subset graph nodes %zu, causes "
+                "pancause: %s: nodes %zu, trace length %zu, subset graph nodes %zu, causes "
                 "(red traces) so far %zu, memory %.1f MB\n",
-                c->r->explored, level, sg_nodes(c->sg), sg_count(c->sg, SG_RED), resident_mb());
+                c->phase, c->ticks, level, sg_nodes(c->sg), sg_count(c->sg, SG_RED), resident_mb());
     return true;
 }
 
@@ -273,6 +283,7 @@ static int expand(cc_walk *w, uint32_t s, uint32_t h)
 int cc_explore(cc_ctx *c)
 {
     cc_walk w = {.c = c};
+    cc_phase(c, "history search");
     int rc = 0;
     w.hist = malloc((c->g->n + 1) * sizeof *w.hist);
     if (!w.hist || !cc_is_state(c->g->root))
@@ -284,7 +295,7 @@ int cc_explore(cc_ctx *c)
     }
     for (size_t level = 0; !rc && w.cur.n; level++) {
         for (size_t i = 0; i < w.cur.n && !rc; i++) {
-            if (!tick(c, level))
+            if (!cc_tick(c, level))
                 break;
             rc = expand(&w, w.cur.s[i], w.cur.h[i]);
         }
@@ -311,68 +322,6 @@ int cc_explore(cc_ctx *c)
     free(w.cur.h);
     free(w.next.s);
     free(w.next.h);
-    return rc;
-}
-
-/* Whether multiset m is one of ms[0..k), or (sub) contained in one of them. */
-static bool among(const cc_ctx *c, sg_ms m, const sg_ms *ms, size_t k, bool sub)
-{
-    for (size_t i = 0; i < k; i++)
-        if (sub ? sg_ms_subseteq(c->sg, m, ms[i]) : m == ms[i])
-            return true;
-    return false;
-}
-
-/* Adds every bad trace whose multiset is exactly one of ms[0..k) (the minimal bad
- * multisets): one search confined to their sub-multisets, so the region of short
- * histories they share is walked once, not once per multiset. */
-static int orders_of(cc_ctx *c, const sg_ms *ms, size_t k)
-{
-    cc_walk w = {.c = c};
-    int rc = push(&w, &w.cur, c->g->root, 0);
-    for (size_t i = 0; !rc && i < w.cur.n; i++) {
-        uint32_t s = w.cur.s[i], h = w.cur.h[i];
-        if (cc_bad(c, s)) {
-            if (among(c, sg_multiset(c->sg, h), ms, k, false))
-                rc = add(c, h, true);
-            continue;
-        }
-        if (!tick(c, sg_level(c->sg, h)))
-            break;
-        for (uint32_t e = cc_first(c->g, s); e != CC_NONE && !rc; e = cc_next(c->g, e)) {
-            uint32_t ev = c->g->ev[e] & CC_EV_MASK;
-            uint32_t t = c->g->to[e] == CC_SINK ? c->sink : c->g->to[e];
-            uint32_t kid = ev == CC_SILENT ? h : sg_child(c->sg, h, ev - 1);
-            if (kid == SG_INVALID)
-                rc = -1;
-            else if (ev == CC_SILENT || among(c, sg_multiset(c->sg, kid), ms, k, true))
-                rc = push(&w, &w.cur, t, kid); /* a silent move keeps h's multiset */
-        }
-    }
-    u_map_free(&w.seen);
-    free(w.cur.s);
-    free(w.cur.h);
-    return rc;
-}
-
-/* All orders of the minimal bad multisets that have a red representative.  A
- * multiset of one event has one order, its red trace itself. */
-static int cc_orders(cc_ctx *c)
-{
-    const sg_node *reds;
-    size_t n = sg_list(c->sg, SG_RED, &reds);
-    sg_ms *ms = malloc((n ? n : 1) * sizeof *ms);
-    if (!ms)
-        return -1;
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++) {
-        sg_ms m = sg_multiset(c->sg, reds[i]);
-        if (sg_ms_size(c->sg, m) > 1 && !among(c, m, ms, k, false))
-            ms[k++] = m;
-    }
-    /* Without merging the exploration kept every order itself. */
-    int rc = k && !c->r->truncated && !(c->o->noprune & CC_NOPRUNE_MERGE) ? orders_of(c, ms, k) : 0;
-    free(ms);
     return rc;
 }
 
@@ -430,7 +379,7 @@ cc_result *cc_analyse(cc_graph *g, size_t nevents, const cc_options *o)
         /* Nothing to explain, and a model without a reachable hazard can have more
          * good histories than any budget (BEEM's hanoi.1): do not enumerate them. */
         r->unreachable = true;
-    } else if (!rc && (cc_explore(&c) || cc_orders(&c)))
+    } else if (!rc && cc_explore(&c))
         r->oom = true;
     if (rc || cc_assemble(&c, nevents))
         r->oom = true;
@@ -443,7 +392,6 @@ cc_result *cc_analyse(cc_graph *g, size_t nevents, const cc_options *o)
     }
     sg_free(c.sg);
     r->sf = c.sf; /* the trails' run search needs the same notion of bad and settled */
-    free(c.fin_end);
     cc_rev_free(&c.rev);
     return r;
 }

@@ -67,13 +67,17 @@ typedef struct {
     uint8_t *sf;   /* derived per-state flags: CC_S_BAD after claim closure, CC_S_DOOM */
     uint32_t sink; /* pseudo-state for "the last move violated" */
     cc_rev rev;    /* every edge not into CC_SINK, reversed */
-    /* Bit s: a settled state is reachable from s without passing a bad state (the
-     * last row of every AC2(2) search's fin, cc_ac22.c), computed once by
-     * cc_assemble; NULL before or when too large. */
-    bitstr_t *fin_end;
     sg_graph *sg;
     cc_result *r;
+    const char *phase; /* the phase running now, for progress and budget reports */
+    size_t ticks;      /* nodes the phase has explored */
 } cc_ctx;
+
+/* The analysis' phases share one budget rule (cc_explore.c): cc_phase() starts a
+ * phase; cc_tick() counts one of its search nodes, prints progress now and then, and
+ * returns false (result truncated, the phase named) when its budget is spent. */
+void cc_phase(cc_ctx *c, const char *name);
+bool cc_tick(cc_ctx *c, size_t level);
 
 static inline bool cc_bad(const cc_ctx *c, uint32_t s)
 {
@@ -89,21 +93,69 @@ static inline bool cc_settled(const cc_ctx *c, uint32_t s)
 int cc_derive(cc_ctx *c);
 int cc_explore(cc_ctx *c);
 
-/* Result of the non-occurrence search for one red trace. */
+/* The orders of a minimal bad multiset m as a deterministic automaton over events
+ * (cc_orders.c): each order is one path from state 0 to a final state.  States are
+ * numbered by level (the length of their prefixes); state x's moves are the range
+ * first[x] .. first[x + 1], events ascending. */
 typedef struct {
-    bitstr_t *gaps;  /* nevents x (n + 1) bits: bit e * (n + 1) + g = e prohibited in gap g */
-    bool ambiguous;  /* a good run has exactly this trace */
-    bool incomplete; /* budget exhausted */
-    uint32_t *good;  /* one minimal good super-trace, or NULL */
-    size_t ngood;
-} cc_ac22;
+    sg_ms m;
+    size_t nx, xcap;
+    sg_ms *k;            /* per state: the multiset of its prefixes */
+    uint8_t *final;      /* per state: an order of m ends here */
+    uint32_t *first;     /* per state: its first move (nx + 1 entries) */
+    uint32_t *mev, *mto; /* per move: event id (type + 1), target state */
+    size_t nm, mcap;
+} cc_oaut;
 
-int cc_ac22_search(const cc_ctx *c, const uint32_t *sigma, size_t n, size_t nevents, bool extras,
-                   cc_ac22 *out);
-void cc_ac22_free(cc_ac22 *a);
+/* 0, 1 when the analysis' budget ran out, -1 when out of memory. */
+int cc_oaut_build(cc_ctx *c, sg_ms m, cc_oaut *a);
+void cc_oaut_free(cc_oaut *a);
+
+/* The AC2(2) pass over the orders automaton (cc_ac22.c): a node is (automaton state,
+ * the configurations its prefixes reach); count is how many prefixes (orders, at a
+ * final node) it stands for; a final node carries the prohibited gaps of its orders
+ * as labels (CC_LABEL_BIT | event << 32 | gap index, sorted) and whether a good run
+ * has their very trace. */
+#define CC_LABEL_BIT ((uint64_t)1 << 63)
+static inline uint32_t cc_label_event(uint64_t l)
+{
+    return (uint32_t)(l >> 32) & 0x7fffffffu;
+}
+static inline uint32_t cc_label_gap(uint64_t l)
+{
+    return (uint32_t)l;
+}
+typedef struct {
+    uint32_t x, r;
+    double count;
+    uint32_t out; /* first edge, CC_NONE */
+    bool ambiguous;
+    uint64_t *lab;
+    size_t nlab, labcap;
+} cc_pnode;
+
+typedef struct {
+    uint32_t ev, to, next;
+} cc_pedge;
+
+typedef struct {
+    cc_pnode *node; /* in order of their automaton state: predecessors first */
+    size_t n, cap;
+    cc_pedge *edge;
+    size_t ne, ecap;
+    size_t nocc; /* |m| */
+    sg_ms *minq; /* the Q minimal at some final node */
+    size_t nminq, minqcap;
+} cc_pass;
+
+/* 0, 1 when the budget ran out (the pass is then partial), -1 when out of memory. */
+int cc_ac22_pass(cc_ctx *c, const cc_oaut *a, size_t nevents, bool extras, cc_pass *out);
+void cc_pass_free(cc_pass *p);
+/* For one order sigma: a good run containing it with a minimal nonempty set of extra
+ * occurrences (the "prevented in" of a cause); *good NULL when there is none. */
+int cc_good_witness(cc_ctx *c, const uint32_t *sigma, size_t n, size_t nevents, uint32_t **good,
+                    size_t *ngood);
 
 int cc_assemble(cc_ctx *c, size_t nevents);
-/* Computes c->fin_end; -1 when out of memory. */
-int cc_ac22_prepare(cc_ctx *c);
 
 #endif

@@ -268,7 +268,7 @@ static void html_cause(FILE *f, const rp_in *in, const tl_ctx *t, size_t i)
         fputs("<br>does not occur: ", f);
         esc(f, g->conditions[k]);
     }
-    fprintf(f, "<br>bad execution orders: %zu", c->ntraces);
+    fprintf(f, "<br>bad execution orders: %.*g", c->ntraces < 1e15 ? 15 : 3, c->ntraces);
     if (c->ambiguous)
         fputs("<br><b>AMBIGUOUS</b>: a good execution has the same events in the same order", f);
     if (in->trails && in->trails[i]) {

@@ -153,7 +153,7 @@ static void cause(u_json *j, const rp_in *in, size_t i)
     else
         u_json_null(j);
     u_json_key(j, "traces");
-    u_json_uint(j, c->ntraces);
+    u_json_num(j, c->ntraces < 1e15 ? "%.0f" : "%.6g", c->ntraces);
     u_json_key(j, "ambiguous");
     u_json_bool(j, c->ambiguous);
     u_json_key(j, "ac22_complete");

@@ -81,14 +81,18 @@ static void text_cause(FILE *f, size_t i, const rp_in *in, bool unicode)
     fputs("    witness: ", f);
     for (size_t k = 0; k < c->nocc; k++)
         fprintf(f, "%s%s", k ? " " : "", names[c->occ[k].event]);
-    fprintf(f, "   (%zu bad execution order%s)\n", c->ntraces, c->ntraces == 1 ? "" : "s");
+    fprintf(f, "   (%.*g bad execution order%s)\n", c->ntraces < 1e15 ? 15 : 3, c->ntraces,
+            c->ntraces == 1 ? "" : "s");
     if (c->ngood) {
         fputs("    prevented in: ", f);
         put_trace(f, c->good, c->ngood, names, " ");
         fputc('\n', f);
     }
     if (c->ambiguous)
-        fputs("    AMBIGUOUS: a good execution has the same events in the same order\n", f);
+        fprintf(f,
+                "    AMBIGUOUS: a good execution has the same events in the same order (%.*g "
+                "of its orders)\n",
+                c->nambiguous < 1e15 ? 15 : 3, c->nambiguous);
     if (c->ac22_incomplete)
         fputs("    note: the non-occurrence search hit its budget (may be incomplete)\n", f);
     text_trails(f, i, c, in);

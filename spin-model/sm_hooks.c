@@ -674,8 +674,18 @@ static void incomplete_reasons(const cc_result *r, rp_run *out)
                         "drop states";
     if (rec.truncated)
         out->why[n++] = "the search depth limit (-m) was reached; increase it with -mN";
+    static char budget_why[160];
+    if (r && r->truncated && r->max_orders > 0)
+        snprintf(budget_why, sizeof budget_why,
+                 "a minimal bad multiset has %.3g orders, too many to list and test one by "
+                 "one (README \"Known limits\")",
+                 r->max_orders);
+    else if (r && r->truncated)
+        snprintf(budget_why, sizeof budget_why,
+                 "the analysis hit its budget (--budget) in phase '%s'",
+                 r->truncated_phase ? r->truncated_phase : "history search");
     if (r && r->truncated)
-        out->why[n++] = "the history search hit its budget (--budget)";
+        out->why[n++] = budget_why;
     out->nwhy = n;
 }
 

@@ -122,15 +122,21 @@ void sg_free(sg_graph *g)
     free(g);
 }
 
-/* The number of occurrences of event among the multiset's events. */
+/* The number of occurrences of event among the multiset's events: a binary search
+ * of its pairs, which are sorted by event. */
 static uint32_t ms_count(const sg_msstore *s, sg_ms m, uint32_t event)
 {
     uint32_t n;
     const uint32_t *p = sg_ms_pairs(s, m, &n);
-    for (uint32_t i = 0; i < n; i++)
-        if (p[2 * i] == event)
-            return p[2 * i + 1];
-    return 0;
+    uint32_t lo = 0, hi = n;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (p[2 * mid] < event)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < n && p[2 * lo] == event ? p[2 * lo + 1] : 0;
 }
 
 sg_node sg_child(sg_graph *g, sg_node n, uint32_t event)
@@ -261,6 +267,16 @@ void sg_trace(const sg_graph *g, sg_node n, uint32_t *out)
 {
     for (size_t i = g->level[n]; i > 0; i--, n = g->parent[n])
         out[i - 1] = g->event[n];
+}
+
+sg_ms sg_ms_add(sg_graph *g, sg_ms m, uint32_t event)
+{
+    return sg_ms_step(&g->mss, m, event);
+}
+
+uint32_t sg_ms_count(const sg_graph *g, sg_ms m, uint32_t event)
+{
+    return ms_count(&g->mss, m, event);
 }
 
 bool sg_ms_subseteq(const sg_graph *g, sg_ms a, sg_ms b)

@@ -58,6 +58,13 @@ void sg_trace(const sg_graph *g, sg_node n, uint32_t *out);
 /* Occurrence index (1-based) of the last event of n among n's events of its type. */
 uint32_t sg_last_occ(const sg_graph *g, sg_node n);
 
+/* The multiset m plus one event (hash-consed like every multiset); SG_INVALID when
+ * out of memory.  No trie node is made: searches over (state, multiset) use it. */
+sg_ms sg_ms_add(sg_graph *g, sg_ms m, uint32_t event);
+
+/* How often event occurs in multiset m. */
+uint32_t sg_ms_count(const sg_graph *g, sg_ms m, uint32_t event);
+
 /* Multiset relations: a ⊆ b, and a ⊂ b (strict). */
 bool sg_ms_subseteq(const sg_graph *g, sg_ms a, sg_ms b);
 bool sg_ms_subset(const sg_graph *g, sg_ms a, sg_ms b);

@@ -59,7 +59,7 @@ grep -q "INCOMPLETE: out of memory" out.txt
 check "bakery.1: the analysis ran out of memory and says so" $?
 run 4000000 -m100000 --budget 100000
 sane "bakery.1 --budget 100000"
-grep -q "INCOMPLETE: the history search hit its budget" out.txt
+grep -q "INCOMPLETE: the analysis hit its budget (--budget) in phase" out.txt
 check "bakery.1 --budget: says the budget ended it" $?
 
 echo "limits: $fails failed"
