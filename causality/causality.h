@@ -89,7 +89,8 @@ enum {
 typedef struct {
     bool ac2;                 /* AC2(2) non-occurrence test (the paper's CC2; off = CC1) */
     unsigned noprune;         /* CC_NOPRUNE_* bits */
-    size_t search_budget;     /* max search nodes per phase of the analysis; 0 = no limit */
+    size_t search_budget;     /* max nodes of the history search; the later phases may take
+                                 10 times as many steps (cc_phase); 0 = no limit */
     FILE *progress;           /* progress lines every 2^20 history nodes, or NULL */
     const char *const *names; /* event names: each cause's witness is its red trace
                                  that is first by names, so DFS and BFS print alike */

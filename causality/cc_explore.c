@@ -227,10 +227,18 @@ void cc_phase(cc_ctx *c, const char *name)
 {
     c->phase = name;
     c->ticks = 0;
+    /* The history search keeps what it explores (some 40 bytes a node); the later
+     * phases (orders, AC2(2)) mostly visit configurations they do not keep, at a
+     * fraction of a microsecond each, so they may take ten times as many steps. */
+    size_t b = c->o->search_budget;
+    c->budget = !b                                ? SIZE_MAX
+                : !strcmp(name, "history search") ? b
+                : b > SIZE_MAX / 10               ? b
+                                                  : 10 * b;
 }
 
-/* Every phase (the history exploration, the orders, the AC2(2) searches together)
- * may explore `budget` nodes; the first to run out names itself in the result.
+/* Every phase (the history exploration, the orders, the AC2(2) pass) may take its
+ * budget of steps (cc_phase); the first to run out names itself in the result.
  * Long phases print a progress line every 2^20 nodes, like pan's own during its
  * search: phase, nodes, trace length reached, subset graph size, red traces. */
 bool cc_tick(cc_ctx *c, size_t level)
@@ -369,7 +377,6 @@ cc_result *cc_analyse(cc_graph *g, size_t nevents, const cc_options *o)
         return r;
     }
     cc_ctx c = {.g = g, .o = o, .r = r};
-    c.budget = o->search_budget ? o->search_budget : SIZE_MAX;
     c.sg = sg_new();
     /* Out of memory while exploring still yields the causes found so far: their
      * traces are final when added (README "Method"); the report says incomplete. */

@@ -68,7 +68,8 @@ nm -g --defined-only "$W/pan_cause.o" | awk 'NF == 3 && $3 !~ /^sm_pan_/ { print
     > "$W/rename.txt"
 objcopy --redefine-syms="$W/rename.txt" "$W/pan_cause.o"
 # shellcheck disable=SC2086
-$CC $PAN_CFLAGS ${PC_INC:--I"$ROOT/spin-model"} -c "$ROOT/spin-model/pan_main.c" -o "$W/pan_main.o"
+$CC $PAN_CFLAGS -std=c11 -Wall -Wextra -Werror ${PC_INC:--I"$ROOT/spin-model"} \
+    -c "$ROOT/spin-model/pan_main.c" -o "$W/pan_main.o"
 # shellcheck disable=SC2086
 $CC $LDFLAGS -o "$W/pan.new" "$W/pan_main.o" "$W/pan_stock.o" "$W/pan_cause.o" "$LIB" $LIBS
 mv "$W/pan.new" pan

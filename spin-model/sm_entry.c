@@ -184,10 +184,14 @@ static bool utf8_terminal(void)
 }
 
 int sm_main(int argc, char **argv, int (*stock_main)(int, char **),
-            int (*causal_main)(int, char **))
+            int (*causal_main)(int, char **), const char *refusal)
 {
     if (!causality_requested(argc, argv))
         return stock_main(argc, argv);
+    if (refusal) {
+        fprintf(stderr, "pan: -C: %s\n", refusal);
+        return 2;
+    }
     smh_config cfg = {.ac2 = 1, .color = utf8_terminal(), .start = now_seconds(), .budget = -1};
     char **av = calloc((size_t)argc + 2, sizeof *av);
     if (!av) {

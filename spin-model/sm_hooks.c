@@ -669,6 +669,10 @@ static void incomplete_reasons(const cc_result *r, rp_run *out)
     if (rec.stopped)
         out->why[n++] =
             "pan stopped its search early (memory limit, time limit -Q, or an interrupt)";
+    if (run.flags & SMH_BFS_RENDEZVOUS)
+        out->why[n++] = "pan's breadth-first search does not explore every interleaving "
+                        "around rendezvous channels (SPIN warns of it too); the depth-first "
+                        "build (make pan without BFS=1) gives the complete result";
     if (run.flags & SMH_APPROX)
         out->why[n++] = "pan was compiled with bitstate hashing or hash compaction, which may "
                         "drop states";

@@ -27,7 +27,7 @@ typedef struct {
 
 /* The pan being run: search kind and what pan.c was compiled with. */
 enum { SMH_DFS = 0, SMH_BFS = 1 };
-enum { SMH_APPROX = 1, SMH_HAS_CLAIM = 2 };
+enum { SMH_APPROX = 1, SMH_HAS_CLAIM = 2, SMH_BFS_RENDEZVOUS = 4 };
 void smh_begin(int search, int flags, const char *const *procnames, const sm_label *labels,
                int nlabels, const char *model);
 /* A proctype/state move of process pid is tried; smh_tried gets do_transit's result.
@@ -69,6 +69,10 @@ void smh_error(const char *msg);
 void smh_stats(double states, double matched, int done);
 /* pan is about to exit with *status: run the analysis, report, maybe change status. */
 void smh_exit(int *status);
+
+/* Defined by the glue, called by pan_main.c: why this pan cannot run -C (NULL: it
+ * can). */
+const char *sm_pan_refusal(void);
 
 /* ---- inside the instrumented pan.c only ---- */
 #ifdef SM_PAN_GLUE

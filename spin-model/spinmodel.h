@@ -71,6 +71,6 @@ void smh_configure(const smh_config *c);
 
 /* ./pan's main: dispatches to stock pan or to causality checking (-C). */
 int sm_main(int argc, char **argv, int (*stock_main)(int, char **),
-            int (*causal_main)(int, char **));
+            int (*causal_main)(int, char **), const char *refusal);
 
 #endif

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Limits end a causality check with the causes found so far, marked incomplete,
 # never with a crash: pan's depth limit (-m), pan running out of memory while it
-# searches (ulimit -v sweep on the airbag model), and the analysis running out of
-# memory (bakery.1's histories explode; a copy of the BEEM model is kept here).
+# searches (ulimit -v sweep on the airbag model), the analysis running out of memory
+# or budget (krebs.2's histories grow fast; a copy of the BEEM model is kept here),
+# several reasons at once, and the pans whose searches -C cannot vouch for.
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 W=$(mktemp -d)
@@ -22,7 +23,7 @@ run() {
 # Exit 0, no crash, a report, JSON that agrees with the text on completeness.
 sane() {
     local name=$1
-    [ $rc = 0 ] && grep -q "causes\? of the hazard\|hazard is not reachable" out.txt
+    [ $rc = 0 ] && grep -q "causes\? of the hazard\|hazard is not reachable\|no cause was found before" out.txt
     check "$name: exit 0 and a report (rc $rc)" $?
     if grep -q INCOMPLETE out.txt; then
         python3 -c 'import json,sys; sys.exit(json.load(open("out.json"))["complete"] is not False)'
@@ -50,17 +51,46 @@ for mb in 20 28 36 44 52; do
     check "pan under ulimit -v ${mb} MB: incomplete, or all causes ($n)" $?
 done
 
-mkdir "$W/bakery" && cd "$W/bakery" || exit 1
-cp "$ROOT/spin-model/tests/fixtures/bakery.1.pml" .
-spin -a bakery.1.pml >/dev/null && make -s -f "$ROOT/Makefile" pan >/dev/null || exit 1
-run 300000 -m100000 --budget 0
-sane "bakery.1, analysis under ulimit -v 300 MB"
+run 4000000 -w20 -m30 --budget 1000
+sane "depth limit and budget together"
+python3 -c 'import json,sys; r=json.load(open("out.json"))["incomplete_reasons"]; sys.exit(not (len(r) >= 2 and any("depth" in x for x in r) and any("budget" in x for x in r)))'
+check "depth limit and budget: both reasons named (so the advice to raise -m is not all)" $?
+
+# krebs.2 (BEEM, a copy kept in fixtures/): a history search that grows fast
+mkdir "$W/krebs" && cd "$W/krebs" || exit 1
+cp "$ROOT/spin-model/tests/fixtures/krebs.2.pml" .
+spin -a krebs.2.pml >/dev/null && make -s -f "$ROOT/Makefile" pan >/dev/null || exit 1
+run 350000 -m1000000 -w22 --budget 0
+sane "krebs.2, analysis under ulimit -v 350 MB"
 grep -q "INCOMPLETE: out of memory" out.txt
-check "bakery.1: the analysis ran out of memory and says so" $?
-run 4000000 -m100000 --budget 100000
-sane "bakery.1 --budget 100000"
-grep -q "INCOMPLETE: the analysis hit its budget (--budget) in phase" out.txt
-check "bakery.1 --budget: says the budget ended it" $?
+check "krebs.2: ran out of memory and says so" $?
+run 4000000 -m1000000 -w22 --budget 100000
+sane "krebs.2 --budget 100000"
+grep -q "INCOMPLETE: the analysis hit its budget (--budget) in phase 'history search'" out.txt
+check "krebs.2 --budget: says the budget ended it, and in which phase" $?
+python3 -c 'import json,sys; sys.exit(json.load(open("out.json"))["hazard"] is not True)'
+check "krebs.2 --budget: the hazard is reachable, even though no cause was found yet" $?
+! grep -q "not reachable" out.txt
+check "krebs.2 --budget: the text does not call the hazard unreachable" $?
+
+# pan's own limits on -C: parallel searches refused, BFS with rendezvous incomplete
+mkdir "$W/needham" && cd "$W/needham" || exit 1
+cp "$ROOT/spin-model/tests/fixtures/needham.1.pml" .
+spin -a needham.1.pml >/dev/null || exit 1
+for f in -DNCORE=2 -DBFS_PAR; do
+    make -s -f "$ROOT/Makefile" pan PANFLAGS="$f" >/dev/null 2>&1 || { check "make pan $f" 1; continue; }
+    ./pan -C >out.txt 2>&1
+    rc=$?
+    [ $rc = 2 ] && grep -q "pan: -C: this pan was built with" out.txt && ! grep -q "causality checking (" out.txt
+    check "pan $f: -C refused before any search (exit $rc)" $?
+    ./pan -m10000 >/dev/null 2>&1
+    check "pan $f: stock pan still runs" $?
+done
+make -s -f "$ROOT/Makefile" pan BFS=1 >/dev/null 2>&1 || exit 1
+run 4000000
+sane "needham.1 BFS (rendezvous)"
+grep -q "INCOMPLETE: .*rendezvous" out.txt
+check "needham.1 BFS: a breadth-first run with rendezvous is not called complete" $?
 
 echo "limits: $fails failed"
 [ $fails = 0 ]
