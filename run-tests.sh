@@ -62,6 +62,7 @@ suite "bad input" bash spin-model/tests/bad-input.sh
 suite "pan without -C is stock pan" bash spin-model/tests/stock.sh
 suite "limits: depth, memory, budget end with causes so far" bash spin-model/tests/limits.sh
 suite "state identity: pan's table, siblings, fingerprints agree" bash spin-model/tests/identity.sh
+suite "partial order reduction keeps the causes (but AC2(2))" bash spin-model/tests/por.sh
 suite "fault trees, trails, HTML report" bash report/tests/e2e_report.sh
 suite "oracle: ${ORACLE_MODELS:-250} random models, DFS and BFS" \
     cases/oracle/run.sh "${ORACLE_MODELS:-250}" "${ORACLE_SEED:-1}"

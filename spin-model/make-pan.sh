@@ -59,10 +59,15 @@ else
     # shellcheck disable=SC2086 # the flag variables are word lists on purpose
     $CC $PAN_CFLAGS $PAN_FLAGS -w -Dmain=pan_stock_main -c pan.c -o "$W/pan_stock.o"
 fi
-# shellcheck disable=SC2086
 # Not -w: pan's own warnings are switched off by pragmas in the instrumented file,
 # and the glue's are errors (sm_instrument.c).
-$CC $PAN_CFLAGS $PAN_FLAGS -DNOREDUCE -Wall -Wextra -Dmain=sm_pan_main -I. -I"$ROOT/spin-model" \
+# Partial order reduction stays off (-DNOREDUCE) unless POR=1 asks for it (README
+# "Partial order reduction"); the glue then makes every event visible to it.
+REDUCE=-DNOREDUCE
+por=
+[ "${POR:-0}" = 1 ] && REDUCE= && por=", POR on"
+# shellcheck disable=SC2086
+$CC $PAN_CFLAGS $PAN_FLAGS $REDUCE -Wall -Wextra -Dmain=sm_pan_main -I. -I"$ROOT/spin-model" \
     -c "$W/pan_cause.c" -o "$W/pan_cause.o"
 nm -g --defined-only "$W/pan_cause.o" | awk 'NF == 3 && $3 !~ /^sm_pan_/ { print $3, "pcc_" $3 }' \
     > "$W/rename.txt"
@@ -73,4 +78,4 @@ $CC $PAN_CFLAGS -std=c11 -Wall -Wextra -Werror ${PC_INC:--I"$ROOT/spin-model"} \
 # shellcheck disable=SC2086
 $CC $LDFLAGS -o "$W/pan.new" "$W/pan_main.o" "$W/pan_stock.o" "$W/pan_cause.o" "$LIB" $LIBS
 mv "$W/pan.new" pan
-echo "pancause: built ./pan from pan.c ($model, $version${PAN_FLAGS:+, $PAN_FLAGS})"
+echo "pancause: built ./pan from pan.c ($model, $version${PAN_FLAGS:+, $PAN_FLAGS}$por)"

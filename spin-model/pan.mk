@@ -15,6 +15,6 @@ $(INSTRUMENT): $(ROOT)/spin-model/instrument_main.c $(LIB)
 
 .PHONY: pan
 pan: $(LIB) $(INSTRUMENT)
-	@PC_INC="$(foreach m,$(MODULES),-I$(ROOT)/$(m))" sh $(ROOT)/spin-model/make-pan.sh \
+	@PC_INC="$(foreach m,$(MODULES),-I$(ROOT)/$(m))" POR="$(POR)" sh $(ROOT)/spin-model/make-pan.sh \
 	    "$(ROOT)" "$(LIB)" "$(INSTRUMENT)" "$(CC)" \
 	    "$(PAN_CFLAGS)" "$(PAN_FLAGS)" "$(PC_LDFLAGS)" "$(PC_LIBS)" "$(CAUSAL_ONLY)"
