@@ -29,8 +29,8 @@
  *     count (the empty Q dominates nothing: its completion without more extras is
  *     sigma itself, which prevents nothing);
  *   - two configurations (s, Q) merge, their labels united: same future, same Q;
- *   - at a final state, a state from which no settled state can be reached (the end
- *     row, below) is dropped.
+ *   - a state from which no order can still be finished as a good run (viability
+ *     rows, below) is dropped.
  * Two prefixes with equal (X, R) have equal futures and equal labels, so they are one
  * node: the pass costs (automaton states) x (distinct R per state), and R is mostly
  * trivial, because extras are only possible once an event's occurrences are used up.
@@ -79,7 +79,10 @@ typedef struct {
     uint32_t *off;    /* per event type: its first occurrence id in m */
     uint32_t *mcount; /* per event type: its count in m */
     size_t nevents, nocc;
-    bitstr_t *viable; /* the end row (end_row), or NULL */
+    bitstr_t *viable;   /* viability rows (all_rows: one per automaton state), or NULL */
+    bitstr_t *final_row; /* the final states' row */
+    size_t row;          /* bytes per row */
+    bool all_rows;
     /* the closure's working set */
     conf *cf;
     size_t ncf, cfcap;
@@ -149,7 +152,11 @@ static int enqueue(pass *p, uint32_t i)
 
 static bool viable(const pass *p, uint32_t X, uint32_t s)
 {
-    return !p->viable || !p->a->final[X] || bit_test(p->viable, (int)s);
+    if (!p->viable)
+        return true;
+    if (p->all_rows)
+        return bit_test(p->viable + (size_t)X * p->row, (int)s);
+    return !p->a->final[X] || bit_test(p->final_row, (int)s);
 }
 
 /* Whether q's labels may matter: q lies inside a Q that is minimal at some final
@@ -424,45 +431,96 @@ static int step(pass *p, uint32_t i, uint32_t ev, uint32_t X2, uint32_t *to)
     return *to == U_INVALID ? -1 : 0;
 }
 
-/* ---- the end row ---- */
+/* ---- viability rows ---- */
 
-/* From which states can a run that has read a whole order still end settled, by
- * silent moves and extras?  One row of bits, the same for every final state (they
- * all have k = m, so the same extras are free).  Configurations of a final state
- * outside it can reach no solution and no ambiguity, and are dropped: for an order
- * whose last event makes the hazard inevitable that is nearly everything.  Rows for
- * the earlier states (one backward pass per automaton state) cost more than they
- * saved on every BEEM model, so there are none. */
-static int end_row(pass *p)
+/* Row x: from which recorded states can a run that has read a prefix of state x
+ * still read a rest of an order and end settled, moving freely by silent moves and
+ * x's extras?  Rows are computed backward over the automaton, each seeded through
+ * its successors' rows by their event; a configuration outside its row can reach no
+ * solution and no ambiguity, and is dropped.  All final states share one row (they
+ * all have k = m, where every event is an extra).  The rows cost a backward pass
+ * over the graph per automaton state: for an automaton of a few states over a large
+ * graph (airbag: 5 states, 10^7 recorded states, where a σ's last event makes the
+ * hazard inevitable from nearly everywhere) they remove most of each closure; for a
+ * long automaton over a small graph (bakery.3: 1,557 states) they cost more than
+ * the closures they save.  So all rows are computed for automata of at most
+ * ROW_PASSES states, otherwise only the final row. */
+#define ROW_PASSES 64
+
+/* Backward over edges allowed at x (silent, extras) from the seeds in work[0..k). */
+static void close_row(const pass *p, uint32_t x, bitstr_t *row, uint32_t *work, size_t k)
 {
-    cc_ctx *c = p->c;
-    const cc_graph *g = c->g;
-    size_t N = g->n + 1, k = 0;
-    if (!c->rev.start)
-        return 0; /* no reverse edges: no pruning */
-    p->viable = calloc((N + 7) / 8 + 1, 1);
-    uint32_t *work = malloc(N * sizeof *work);
-    if (!p->viable || !work) {
-        free(work);
-        free(p->viable);
-        p->viable = NULL;
-        return 0; /* only a pruning */
-    }
-    for (uint32_t s = 0; s < g->n; s++)
-        if (cc_settled(c, s)) {
-            bit_set(p->viable, (int)s);
-            work[k++] = s;
-        }
+    const cc_ctx *c = p->c;
+    sg_ms kx = p->a->k[x];
+    bool final = p->a->final[x];
     while (k) {
         uint32_t t = work[--k];
         for (uint32_t i = c->rev.start[t]; i < c->rev.start[t + 1]; i++) {
             uint32_t s = c->rev.src[i], ev = c->rev.ev[i] & CC_EV_MASK;
-            bool free_move = ev == CC_SILENT || p->extras; /* at k = m every event is extra */
-            if (free_move && !bit_test(p->viable, (int)s) && !cc_bad(c, s)) {
-                bit_set(p->viable, (int)s);
+            bool free_move =
+                ev == CC_SILENT ||
+                (p->extras && (final || count_in(p, kx, ev - 1) == p->mcount[ev - 1]));
+            if (free_move && !bit_test(row, (int)s) && !cc_bad(c, s)) {
+                bit_set(row, (int)s);
                 work[k++] = s;
             }
         }
+    }
+}
+
+static int viability(pass *p)
+{
+    cc_ctx *c = p->c;
+    const cc_graph *g = c->g;
+    const cc_oaut *a = p->a;
+    size_t N = g->n + 1, k = 0;
+    if (!c->rev.start)
+        return 0; /* no reverse edges: no pruning */
+    p->row = (N + 7) / 8;
+    p->all_rows = a->nx <= ROW_PASSES;
+    size_t nrows = p->all_rows ? a->nx : 1;
+    p->viable = calloc(nrows * p->row + 1, 1);
+    p->final_row = calloc(p->row + 1, 1);
+    uint32_t *work = malloc(N * sizeof *work);
+    if (!p->viable || !p->final_row || !work) {
+        free(work);
+        free(p->viable);
+        free(p->final_row);
+        p->viable = p->final_row = NULL;
+        return 0; /* only a pruning */
+    }
+    for (uint32_t s = 0; s < g->n; s++)
+        if (cc_settled(c, s)) {
+            bit_set(p->final_row, (int)s);
+            work[k++] = s;
+        }
+    uint32_t fx = 0;
+    while (fx < a->nx && !a->final[fx])
+        fx++;
+    close_row(p, fx < a->nx ? fx : 0, p->final_row, work, k);
+    for (size_t x = a->nx; p->all_rows && x-- > 0;) {
+        bitstr_t *row = p->viable + x * p->row;
+        if (a->final[x]) {
+            memcpy(row, p->final_row, p->row);
+            continue;
+        }
+        k = 0;
+        for (uint32_t m = a->first[x]; m < a->first[x + 1]; m++) {
+            const bitstr_t *next = p->viable + (size_t)a->mto[m] * p->row;
+            for (size_t b = 0; b < p->row; b++)
+                for (unsigned bits = next[b]; bits; bits &= bits - 1) {
+                    uint32_t t = (uint32_t)(8 * b + (size_t)__builtin_ctz(bits));
+                    for (uint32_t i = c->rev.start[t]; i < c->rev.start[t + 1]; i++) {
+                        uint32_t s = c->rev.src[i];
+                        if ((c->rev.ev[i] & CC_EV_MASK) == a->mev[m] && !bit_test(row, (int)s) &&
+                            !cc_bad(c, s)) {
+                            bit_set(row, (int)s);
+                            work[k++] = s;
+                        }
+                    }
+                }
+        }
+        close_row(p, (uint32_t)x, row, work, k);
     }
     free(work);
     return 0;
@@ -550,6 +608,7 @@ static void pass_free(pass *p)
     free(p->off);
     free(p->mcount);
     free(p->viable);
+    free(p->final_row);
     free(p->ser);
     u_intern_free(&p->rs);
     u_map_free(&p->node_of);
@@ -578,7 +637,7 @@ static int run_pass(cc_ctx *c, const cc_oaut *a, size_t nevents, bool extras, co
         p.nocc += p.mcount[e];
     }
     out->nocc = p.nocc;
-    int rc = end_row(&p);
+    int rc = viability(&p);
     /* the start: the root, closed at gap 0 */
     uint32_t r = U_INVALID;
     if (!rc && a->nx) {
@@ -604,7 +663,7 @@ static int run_pass(cc_ctx *c, const cc_oaut *a, size_t nevents, bool extras, co
         }
     }
     size_t b = u_intern_bytes(&p.rs) + u_map_bytes(&p.node_of) + out->cap * sizeof *out->node +
-               out->ecap * sizeof *out->edge + (p.viable ? (c->g->n + 8) / 8 : 0);
+               out->ecap * sizeof *out->edge + (p.viable ? (p.all_rows ? a->nx + 1 : 2) * p.row : 0);
     if (b > c->r->bytes)
         c->r->bytes = b;
     pass_free(&p);
