@@ -79,15 +79,14 @@ typedef struct {
     uint32_t *off;    /* per event type: its first occurrence id in m */
     uint32_t *mcount; /* per event type: its count in m */
     size_t nevents, nocc;
-    bitstr_t *viable;   /* viability rows (all_rows: one per automaton state), or NULL */
+    bitstr_t *viable;    /* viability rows (all_rows: one per automaton state), or NULL */
     bitstr_t *final_row; /* the final states' row */
     size_t row;          /* bytes per row */
     bool all_rows;
     /* the closure's working set */
     conf *cf;
     size_t ncf, cfcap;
-    u_map at;          /* (s << 32 | q) -> configuration */
-    u_map head;        /* s -> first configuration at s */
+    uint32_t *head;    /* cc_heads(): per state, its first configuration */
     uint32_t **bucket; /* configurations to (re)process, by |Q| */
     size_t *nb, *bcap, nbuckets;
     /* solutions known at a final state (for pruning what strictly contains them) */
@@ -188,11 +187,12 @@ static int insert(pass *p, uint32_t X, uint32_t s, sg_ms q, uint32_t qsize, cons
     cc_ctx *c = p->c;
     if (cc_bad(c, s) || !viable(p, X, s) || (p->nsol && beyond_solution(p, q)))
         return 0;
-    uint64_t key = (uint64_t)s << 32 | q;
-    uint32_t i = u_map_get(&p->at, key);
+    uint32_t h = p->head[s], i = U_INVALID;
+    for (uint32_t j = h; j != U_INVALID && i == U_INVALID; j = p->cf[j].next_at)
+        if (p->cf[j].q == q)
+            i = j;
     bool grew = false;
     if (i == U_INVALID) {
-        uint32_t h = u_map_get(&p->head, s);
         for (uint32_t j = h; q && j != U_INVALID; j = p->cf[j].next_at) {
             /* The empty Q dominates nothing: its completion without further extras
              * is sigma itself, which prevents nothing, while q's is a solution. */
@@ -207,8 +207,7 @@ static int insert(pass *p, uint32_t X, uint32_t s, sg_ms q, uint32_t qsize, cons
             return -1;
         i = (uint32_t)p->ncf++;
         p->cf[i] = (conf){.s = s, .q = q, .qsize = qsize, .next_at = h};
-        if (u_map_put(&p->at, key, i) || u_map_put(&p->head, s, i))
-            return -1;
+        p->head[s] = i;
         grew = true;
     } else if (p->cf[i].dead)
         return 0;
@@ -225,11 +224,11 @@ static int insert(pass *p, uint32_t X, uint32_t s, sg_ms q, uint32_t qsize, cons
 
 static void reset_closure(pass *p)
 {
-    for (size_t i = 0; i < p->ncf; i++)
+    for (size_t i = 0; i < p->ncf; i++) {
         free(p->cf[i].lab);
+        p->head[p->cf[i].s] = U_INVALID; /* cc_heads' rule */
+    }
     p->ncf = 0;
-    u_map_free(&p->at);
-    u_map_free(&p->head);
     for (size_t b = 0; b < p->nbuckets; b++)
         p->nb[b] = 0;
     p->nsol = 0;
@@ -457,9 +456,8 @@ static void close_row(const pass *p, uint32_t x, bitstr_t *row, uint32_t *work, 
         uint32_t t = work[--k];
         for (uint32_t i = c->rev.start[t]; i < c->rev.start[t + 1]; i++) {
             uint32_t s = c->rev.src[i], ev = c->rev.ev[i] & CC_EV_MASK;
-            bool free_move =
-                ev == CC_SILENT ||
-                (p->extras && (final || count_in(p, kx, ev - 1) == p->mcount[ev - 1]));
+            bool free_move = ev == CC_SILENT ||
+                             (p->extras && (final || count_in(p, kx, ev - 1) == p->mcount[ev - 1]));
             if (free_move && !bit_test(row, (int)s) && !cc_bad(c, s)) {
                 bit_set(row, (int)s);
                 work[k++] = s;
@@ -627,7 +625,8 @@ static int run_pass(cc_ctx *c, const cc_oaut *a, size_t nevents, bool extras, co
               .nevents = nevents};
     p.off = calloc(nevents + 1, sizeof *p.off);
     p.mcount = calloc(nevents + 1, sizeof *p.mcount);
-    if (!p.off || !p.mcount) {
+    p.head = cc_heads(c);
+    if (!p.off || !p.mcount || !p.head) {
         pass_free(&p);
         return -1;
     }
@@ -663,7 +662,8 @@ static int run_pass(cc_ctx *c, const cc_oaut *a, size_t nevents, bool extras, co
         }
     }
     size_t b = u_intern_bytes(&p.rs) + u_map_bytes(&p.node_of) + out->cap * sizeof *out->node +
-               out->ecap * sizeof *out->edge + (p.viable ? (p.all_rows ? a->nx + 1 : 2) * p.row : 0);
+               out->ecap * sizeof *out->edge +
+               (p.viable ? (p.all_rows ? a->nx + 1 : 2) * p.row : 0);
     if (b > c->r->bytes)
         c->r->bytes = b;
     pass_free(&p);

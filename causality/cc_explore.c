@@ -126,6 +126,16 @@ int cc_derive(cc_ctx *c)
     return close_backwards(c, c->sf, CC_S_DOOM, 0);
 }
 
+uint32_t *cc_heads(cc_ctx *c)
+{
+    if (!c->heads) {
+        c->heads = malloc((c->g->n + 1) * sizeof *c->heads);
+        if (c->heads)
+            memset(c->heads, 0xff, (c->g->n + 1) * sizeof *c->heads); /* CC_NONE */
+    }
+    return c->heads;
+}
+
 /* ---- the level-by-level history exploration ---- */
 
 typedef struct {
@@ -400,6 +410,7 @@ cc_result *cc_analyse(cc_graph *g, size_t nevents, const cc_options *o)
     sg_free(c.sg);
     r->sf = c.sf; /* the trails' run search needs the same notion of bad and settled */
     cc_rev_free(&c.rev);
+    free(c.heads);
     return r;
 }
 

@@ -71,7 +71,15 @@ typedef struct {
     cc_result *r;
     const char *phase; /* the phase running now, for progress and budget reports */
     size_t ticks;      /* nodes the phase has explored */
+    uint32_t *heads;   /* cc_heads(): one word per state and the sink */
 } cc_ctx;
+
+/* A per-state word array (states 0 .. n-1 and the sink n), all CC_NONE between its
+ * uses.  The orders and AC2(2) passes chain their (state, multiset) nodes from it:
+ * a state holds a handful of them, so a chain walk replaces a hash map lookup and
+ * its cache misses on graphs of 10^7 states.  A user sets entries, and resets every
+ * entry it set before it returns.  NULL when out of memory. */
+uint32_t *cc_heads(cc_ctx *c);
 
 /* The analysis' phases share one budget rule (cc_explore.c): cc_phase() starts a
  * phase; cc_tick() counts one of its search nodes, prints progress now and then, and

@@ -31,8 +31,9 @@
 typedef struct {
     cc_ctx *c;
     sg_ms m;
-    u_map index;       /* (state << 32 | k) -> node */
+    uint32_t *head;    /* cc_heads(): per state, its first node */
     uint32_t *ns, *nk; /* per node: state, multiset */
+    uint32_t *nnext;   /* per node: the next node of the same state */
     uint32_t *out;     /* per node: first out-edge, CC_NONE */
     uint8_t *keep;     /* per node: on some path to an end (trimmed D_m) */
     uint32_t *stamp;   /* per node: the generation of the set it was last added to */
@@ -44,7 +45,9 @@ typedef struct {
 
 static void dag_free(dag *d)
 {
-    u_map_free(&d->index);
+    for (size_t i = 0; d->head && i < d->n; i++)
+        d->head[d->ns[i]] = CC_NONE;
+    free(d->nnext);
     free(d->ns);
     free(d->nk);
     free(d->out);
@@ -63,19 +66,21 @@ static bool is_end(const dag *d, uint32_t i)
 /* The node (s, k), made if new; U_INVALID when out of memory. */
 static uint32_t node(dag *d, uint32_t s, sg_ms k)
 {
-    uint64_t key = (uint64_t)s << 32 | k;
-    uint32_t i = u_map_get(&d->index, key);
-    if (i != U_INVALID)
-        return i;
-    size_t cap = d->ncap;
+    for (uint32_t i = d->head[s]; i != CC_NONE; i = d->nnext[i])
+        if (d->nk[i] == k)
+            return i;
+    size_t cap = d->ncap, cap2 = d->ncap;
     if (U_GROW(d->ns, d->ncap, d->n) || u_grow((void **)&d->nk, &cap, d->n, 4, 16) ||
+        u_grow((void **)&d->nnext, &cap2, d->n, 4, 16) ||
         u_grow((void **)&d->out, &d->kcap, d->n, 4, 16))
         return U_INVALID;
-    i = (uint32_t)d->n++;
+    uint32_t i = (uint32_t)d->n++;
     d->ns[i] = s;
     d->nk[i] = k;
     d->out[i] = CC_NONE;
-    return u_map_put(&d->index, key, i) ? U_INVALID : i;
+    d->nnext[i] = d->head[s];
+    d->head[s] = i;
+    return i;
 }
 
 static int add_edge(dag *d, uint32_t from, uint32_t to, uint32_t ev)
@@ -97,7 +102,7 @@ static int forward(dag *d)
 {
     cc_ctx *c = d->c;
     const cc_graph *g = c->g;
-    if (node(d, g->root, 0) == U_INVALID)
+    if (!(d->head = cc_heads(c)) || node(d, g->root, 0) == U_INVALID)
         return -1;
     for (uint32_t i = 0; i < d->n; i++) {
         uint32_t s = d->ns[i];
@@ -323,7 +328,7 @@ int cc_oaut_build(cc_ctx *c, sg_ms m, cc_oaut *a)
         rc = trim(&d);
     if (!rc && d.keep[0])
         rc = determinise(&d, a);
-    size_t b = d.n * 13 + d.ne * 12 + u_map_bytes(&d.index) + a->nx * 12 + a->nm * 8;
+    size_t b = d.n * 17 + d.ne * 12 + a->nx * 12 + a->nm * 8;
     if (b > c->r->bytes)
         c->r->bytes = b;
     dag_free(&d);
