@@ -33,9 +33,13 @@ static const char ex_usage[] =
     "  --json               JSON, one object per explanation per line\n"
     "  --html FILE          write a self-contained waveform viewer\n"
     "  --all-vars           show every variable, not only the formula's\n"
-    "method:\n"
-    "  --exact              decide Definition 4 for every dot (search, budgeted)\n"
-    "  --exact-budget N     contingency sets to try in all (default 100000)\n"
+    "method (explain/README.md, Method):\n"
+    "  (default)            every cause gets a dot: the candidates, minus those a\n"
+    "                       short search proves are not causes\n"
+    "  --exact              decide Definition 4 for every dot and show the verdict\n"
+    "  --exact-budget N     search steps for --exact (default 10000000)\n"
+    "  --refine-budget N    search steps the default mode spends (default 200000)\n"
+    "  --algorithm6         the paper's Algorithm 6 instead (linear, not sound)\n"
     "  --nba-states N       automaton size limit for Definition 2 (default 20000)\n"
     "\n"
     "exit status: 0 explained, 1 bad input, 2 bad usage, 3 nothing to explain\n";
@@ -80,6 +84,8 @@ static int ex_parse_args(int argc, char **argv, ex_cli *c)
             c->all_vars = 1;
         else if (!strcmp(a, "--exact"))
             c->opt.exact = 1;
+        else if (!strcmp(a, "--algorithm6"))
+            c->opt.algorithm6 = 1;
         else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             fputs(ex_usage, stdout);
             exit(0);
@@ -95,11 +101,14 @@ static int ex_parse_args(int argc, char **argv, ex_cli *c)
             slot = &c->html;
         else if (!strcmp(a, "--spin"))
             slot = &c->spin;
-        else if (!strcmp(a, "--exact-budget") || !strcmp(a, "--nba-states")) {
+        else if (!strcmp(a, "--exact-budget") || !strcmp(a, "--nba-states") ||
+                 !strcmp(a, "--refine-budget")) {
             if (i + 1 >= argc || ex_number(argv[i + 1], &n) != 0)
                 return ex_usage_error("%s needs a positive number", a);
             if (a[2] == 'e')
                 c->opt.exact_budget = n;
+            else if (a[2] == 'r')
+                c->opt.refine_budget = n;
             else
                 c->opt.max_nba_states = n > 1000000 ? 1000000 : (int)n;
             i++;
@@ -121,6 +130,8 @@ static int ex_parse_args(int argc, char **argv, ex_cli *c)
         return ex_usage_error("%s", "--ltl and --formula exclude each other");
     if (c->nusmv && (c->trail || c->ltl || c->formula))
         return ex_usage_error("%s", "--trail, --ltl and --formula apply to SPIN models only");
+    if (c->opt.exact && c->opt.algorithm6)
+        return ex_usage_error("%s", "--exact and --algorithm6 exclude each other");
     return 0;
 }
 
@@ -192,6 +203,8 @@ static int ex_run_spin(const ex_cli *c)
         fprintf(stderr, "pancause explain: %s%s\n", c->formula ? "--formula: " : "", err);
         rc = 1;
     } else if (e.result == EX_RESULT_HOLDS || e.result == EX_RESULT_UNKNOWN) {
+        if (c->json)
+            ex_render_json(stdout, &t, &e);
         rc = ex_nothing("", &e);
         ex_explanation_free(&e);
     } else {
@@ -227,7 +240,7 @@ static int ex_run_nusmv(const ex_cli *c)
     const ex_trace **tp = calloc(n + 1, sizeof *tp);
     const ex_explanation **ep = calloc(n + 1, sizeof *ep);
     size_t shown = 0;
-    int nothing = 0, bad = 0;
+    int bad = 0;
     for (size_t i = 0; i < n; i++) {
         char where[512];
         snprintf(where, sizeof where, "%s:%d: ", c->nusmv, cx[i].line);
@@ -244,7 +257,11 @@ static int ex_run_nusmv(const ex_cli *c)
             continue;
         }
         if (e->result == EX_RESULT_HOLDS || e->result == EX_RESULT_UNKNOWN) {
-            nothing = ex_nothing(where, e);
+            /* a JSON record for every specification, so that line i of the
+             * output belongs to the i-th one */
+            if (c->json)
+                ex_render_json(stdout, &cx[i].trace, e);
+            ex_nothing(where, e);
             ex_explanation_free(e);
             continue;
         }
@@ -262,7 +279,7 @@ static int ex_run_nusmv(const ex_cli *c)
     free(tp);
     free(ep);
     ex_nusmv_free(cx, n);
-    return bad ? 1 : (shown == 0 ? 3 : (nothing ? nothing : 0));
+    return bad ? 1 : shown ? 0 : 3;
 }
 
 int ex_main(int argc, char **argv)

@@ -15,7 +15,8 @@
 
 #include <stddef.h>
 
-/* Truth of f at position 0.  loop < 0: finite word, weak selects the view. */
+/* Truth of f at position 0 (1 or 0; -1 when out of memory).  loop < 0:
+ * finite word, weak selects the view. */
 int ex_eval_trace(const ex_ltl *l, int f, const uint64_t *letters, size_t n, long loop, int weak);
 
 typedef enum {
@@ -34,9 +35,11 @@ typedef struct {
 } ex_first;
 
 /* pos/neg: tableau normal forms of the formula and of its negation.
- * unroll: copies of the loop searched by the weak-view fallback. */
-void ex_first_failure(const ex_ltl *l, int pos, int neg, const uint64_t *letters, size_t n,
-                      long loop, int max_states, size_t unroll, ex_first *out);
+ * unroll: copies of the loop searched by the weak-view fallback.  0, or -1
+ * when out of memory.  On a lasso k is a position of the infinite word: a
+ * failure in a later round of the loop is reported there. */
+int ex_first_failure(const ex_ltl *l, int pos, int neg, const uint64_t *letters, size_t n,
+                     long loop, int max_states, size_t unroll, ex_first *out);
 
 /* Letter at position i of the infinite path given by a lasso. */
 static inline uint64_t ex_letter_at(const uint64_t *letters, size_t n, long loop, size_t i)

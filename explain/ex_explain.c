@@ -1,17 +1,30 @@
 /* ex_explain: from a trace and a formula to red dots.
  *
- * The pipeline of the paper: parse and bind the formula; find the first
- * failure k (Definition 2, ex_first_failure); build the path Algorithm 6
- * runs on -- pi[0..k], or for a failure that only the infinite lasso shows,
- * the lasso with its loop unwrapped |phi|+1 times; run Algorithm 6; with
- * --exact, decide each dot by Definition 4; finally map positions beyond
- * the printed trace back to their first copy of the loop, and causes on
- * propositions to the variables those propositions read.
+ * The pipeline (explain/README.md, "Method"):
+ *   1. parse and bind the formula: one letter per step, propositions as
+ *      Boolean signals; polarities of the formula as written (Definition 1);
+ *   2. the first failure k on the infinite word (Definition 2,
+ *      ex_first_failure), possibly in a later round of a lasso's loop; or an
+ *      infinite failure (the lasso violates the formula, no prefix does);
+ *   3. the candidates (ex_cand.h): every cause is one, so they are a sound
+ *      over-approximation, linear in the trace;
+ *   4. the exact search (ex_exact.h) decides candidates, and those proven
+ *      not to be causes are dropped: --exact with a large budget, showing
+ *      which dots are proven causes and which are undecided; the default
+ *      mode with a small one, so that it stays fast on long traces and
+ *      shows every candidate it could not rule out: it never loses a cause;
+ *   5. positions map to displayed steps (a position beyond the printed
+ *      lasso is shown on the loop's first round) and propositions to the
+ *      variables they read.
+ * --algorithm6 replaces 3-4 by the paper's Algorithm 6 (ex_cause.h), kept
+ * for comparison: it is linear but neither sound nor complete in general.
  */
 #include "explain.h"
 
 #include "ex_bind.h"
+#include "ex_cand.h"
 #include "ex_cause.h"
+#include "ex_dfa.h"
 #include "ex_eval.h"
 #include "ex_exact.h"
 #include "ex_ltl.h"
@@ -22,18 +35,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Exact mode refuses paths with more bottom-valued candidates than this:
- * the search would only spend its budget without deciding anything. */
-#define EX_EXACT_MAX_CELLS 200000
+/* The screen's own allowance (ex_exact.h's units): it caches by position
+ * kind, so on real traces it spends a small fraction of this. */
+#define EX_SCREEN_BUDGET 20000000L
 
 void ex_options_default(ex_options *o)
 {
-    o->exact = 0;
+    memset(o, 0, sizeof *o);
     o->exact_budget = EX_DEFAULT_EXACT_BUDGET;
+    o->refine_budget = EX_DEFAULT_REFINE_BUDGET;
     o->max_nba_states = EX_DEFAULT_NBA_STATES;
 }
 
-static void ex_note(ex_explanation *e, const char *fmt, ...)
+static void note(ex_explanation *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void note(ex_explanation *e, const char *fmt, ...)
 {
     size_t used = strlen(e->note);
     if (used && used + 2 < sizeof e->note) {
@@ -46,54 +61,53 @@ static void ex_note(ex_explanation *e, const char *fmt, ...)
     va_end(ap);
 }
 
-typedef struct {
-    size_t n;  /* states of the lasso proper (or the finite trace) */
-    long loop; /* -1 finite */
-} ex_shape;
-
-static size_t ex_fold(const ex_shape *s, size_t i)
+/* The displayed step that shows position i of the word. */
+static size_t fold(const ex_word *w, size_t i)
 {
-    if (i < s->n || s->loop < 0)
+    if (i < w->n || w->loop < 0)
         return i;
-    return (size_t)s->loop + (i - (size_t)s->loop) % (s->n - (size_t)s->loop);
+    size_t l = (size_t)w->loop;
+    return l + (i - l) % (w->n - l);
 }
 
-static int ex_dot_cmp(const void *x, const void *y)
+static int dot_cmp(const void *x, const void *y)
 {
     const ex_dot *a = x, *b = y;
-    if (a->step != b->step)
-        return a->step < b->step ? -1 : 1;
+    if (a->pos != b->pos)
+        return a->pos < b->pos ? -1 : 1;
     return a->var - b->var;
 }
 
-/* Proposition dots to variable dots on displayed steps, merged. */
-static void ex_map_dots(ex_explanation *e, const ex_binding *b, const ex_shape *s,
-                        const ex_pdot *pd, const int *verdict, size_t npd)
+/* Proposition dots to variable dots, merged (a variable read by two
+ * propositions is one dot: a cause if either is). */
+static int map_dots(ex_explanation *e, const ex_binding *b, const ex_word *w, const ex_pdot *pd,
+                    const int *verdict, size_t npd)
 {
     size_t cap = 0;
     for (size_t i = 0; i < npd; i++)
         cap += (size_t)b->nvars[pd[i].prop];
     e->dots = calloc(cap + 1, sizeof *e->dots);
     if (!e->dots)
-        abort();
+        return -1;
     for (size_t i = 0; i < npd; i++)
         for (int v = 0; v < b->nvars[pd[i].prop]; v++)
-            e->dots[e->ndots++] =
-                (ex_dot){ex_fold(s, pd[i].step), b->vars[pd[i].prop][v], verdict ? verdict[i] : -1};
-    qsort(e->dots, e->ndots, sizeof *e->dots, ex_dot_cmp);
-    size_t w = 0;
+            e->dots[e->ndots++] = (ex_dot){pd[i].step, fold(w, pd[i].step), b->vars[pd[i].prop][v],
+                                           verdict ? verdict[i] : -1};
+    qsort(e->dots, e->ndots, sizeof *e->dots, dot_cmp);
+    size_t n = 0;
     for (size_t r = 0; r < e->ndots; r++) {
-        if (w && e->dots[w - 1].step == e->dots[r].step && e->dots[w - 1].var == e->dots[r].var) {
-            int *x = &e->dots[w - 1].exact, y = e->dots[r].exact;
+        if (n && e->dots[n - 1].pos == e->dots[r].pos && e->dots[n - 1].var == e->dots[r].var) {
+            int *x = &e->dots[n - 1].exact, y = e->dots[r].exact;
             *x = (*x == 1 || y == 1) ? 1 : (*x == -1 || y == -1) ? -1 : 0;
             continue;
         }
-        e->dots[w++] = e->dots[r];
+        e->dots[n++] = e->dots[r];
     }
-    e->ndots = w;
+    e->ndots = n;
+    return 0;
 }
 
-static void ex_record_vars(ex_explanation *e, const ex_ltl *l, const ex_binding *b)
+static int record_vars(ex_explanation *e, const ex_ltl *l, const ex_binding *b)
 {
     size_t total = 1;
     for (int p = 0; p < l->nprops; p++)
@@ -101,9 +115,10 @@ static void ex_record_vars(ex_explanation *e, const ex_ltl *l, const ex_binding 
     e->vars = calloc(total, sizeof *e->vars);
     e->props = calloc((size_t)l->nprops + 1, sizeof *e->props);
     if (!e->vars || !e->props)
-        abort();
+        return -1;
     for (int p = 0; p < l->nprops; p++) {
-        e->props[e->nprops++] = strdup(l->props[p].text);
+        if (!(e->props[e->nprops++] = strdup(l->props[p].text)))
+            return -1;
         for (int v = 0; v < b->nvars[p]; v++) {
             int seen = 0;
             for (size_t j = 0; j < e->nvars; j++)
@@ -112,146 +127,177 @@ static void ex_record_vars(ex_explanation *e, const ex_ltl *l, const ex_binding 
                 e->vars[e->nvars++] = b->vars[p][v];
         }
     }
+    return 0;
 }
 
-/* Exact mode's candidates: Algorithm 6's dots first, then every other
- * bottom-valued pair, because the paper's Theorem 8 (Algorithm 6
- * over-approximates Definition 4) does not hold in general: on (r)({}),
- * q U (r & X r) has the cause <1,q> (contingency {<0,q>}) that no failure
- * path reaches (tests/test_paper.c).  Returns the count; *out is allocated. */
-static size_t ex_candidates(const ex_pdot *pd, size_t npd, const uint64_t *path, size_t len,
-                            uint64_t pos, uint64_t neg, ex_pdot **out)
+/* need[0..n) as a list of (position, proposition) pairs. */
+static int to_pairs(const uint64_t *need, size_t n, ex_pdot **pd, size_t *npd)
 {
-    size_t cap = npd + len * 64 + 1, n = 0;
-    *out = malloc(cap * sizeof **out);
-    if (!*out)
-        abort();
-    memcpy(*out, pd, npd * sizeof *pd);
-    n = npd;
-    size_t d = 0;
-    for (size_t i = 0; i < len; i++)
-        for (int p = 0; p < 64; p++) {
-            int v = (int)((path[i] >> p) & 1);
-            if (!((!v && ((pos >> p) & 1)) || (v && ((neg >> p) & 1))))
-                continue;
-            while (d < npd && (pd[d].step < i || (pd[d].step == i && pd[d].prop < p)))
-                d++;
-            if (d < npd && pd[d].step == i && pd[d].prop == p)
-                continue;
-            (*out)[n++] = (ex_pdot){i, p};
-        }
-    return n;
+    size_t cnt = 0;
+    for (size_t i = 0; i < n; i++)
+        cnt += (size_t)__builtin_popcountll(need[i]);
+    *pd = malloc((cnt + 1) * sizeof **pd);
+    if (!*pd)
+        return -1;
+    *npd = 0;
+    for (size_t i = 0; i < n; i++)
+        for (uint64_t m = need[i]; m; m &= m - 1)
+            (*pd)[(*npd)++] = (ex_pdot){i, __builtin_ctzll(m)};
+    return 0;
 }
 
-/* Decides the candidates; returns the verdicts (EX_EXACT_UNDECIDED where the
- * instance or the budget is too large). */
-static int *ex_run_exact(ex_explanation *e, const ex_options *o, const ex_ltl *l, int tab,
-                         uint64_t pos, uint64_t neg, const uint64_t *path, size_t len, long loop,
-                         const ex_pdot *cand, size_t ncand)
+/* Every bottom-valued pair at positions 0..n-1: the candidates when the
+ * automaton is too large to compute better ones (still sound). */
+static int all_bottom(const ex_word *w, size_t n, uint64_t **need)
 {
-    int *verdict = malloc((ncand + 1) * sizeof *verdict);
-    if (!verdict)
-        abort();
-    for (size_t i = 0; i < ncand; i++)
-        verdict[i] = EX_EXACT_UNDECIDED;
-    e->exact_ran = 1;
-    ex_exact_ctx c = {l, tab, NULL, loop, pos, neg, o->exact_budget};
-    size_t cells = len * (size_t)__builtin_popcountll(pos | neg);
-    if (cells > EX_EXACT_MAX_CELLS) {
-        ex_note(e, "Exact mode: %zu candidate pairs is too many to search; dots left undecided.",
-                cells);
-        return verdict;
-    }
+    *need = malloc((n + 1) * sizeof **need);
+    if (!*need)
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        (*need)[i] = ex_bottom(w, ex_letter_at(w->letters, w->n, w->loop, i));
+    return 0;
+}
+
+/* What one explanation needs on the way. */
+typedef struct {
+    ex_explanation *e;
+    const ex_options *o;
+    ex_ltl *l;
+    int tab;
+    ex_word w;
+    const ex_binding *b;
+} job;
+
+/* Decides the candidates with the budget; verdicts in *verdict. */
+static int decide(job *j, const ex_first *ff, ex_nba *a, const ex_alive *al, const ex_pdot *pd,
+                  size_t npd, long budget, int **verdict)
+{
+    *verdict = malloc((npd + 1) * sizeof **verdict);
+    if (!*verdict)
+        return -1;
+    for (size_t i = 0; i < npd; i++)
+        (*verdict)[i] = EX_EXACT_UNDECIDED;
+    if (!a) /* no automaton: nothing decided */
+        return 0;
+    if (ff->status == EX_FF_INF)
+        return ex_exact_lasso(j->l, j->tab, &j->w, pd, npd, *verdict, &budget);
+    ex_dfa d;
+    if (ex_dfa_init(&d, a))
+        return -1;
+    int rc = ex_exact_finite(&d, &j->w, ff->k, al, pd, npd, *verdict, &budget);
+    ex_dfa_free(&d);
+    return rc;
+}
+
+/* The screen (ex_exact.h) on the candidates of a finite failure. */
+static int screen(job *j, ex_nba *a, size_t k, const ex_alive *al, uint64_t *need, long *budget)
+{
+    ex_dfa d;
+    if (ex_dfa_init(&d, a))
+        return -1;
+    int rc = ex_screen_finite(&d, &j->w, k, al, need, budget);
+    ex_dfa_free(&d);
+    return rc;
+}
+
+/* Steps 3 and 4 for a failure; the dots go into j->e. */
+static int find_dots(job *j, const ex_first *ff)
+{
+    ex_explanation *e = j->e;
+    const ex_options *o = j->o;
+    size_t len = ff->status == EX_FF_FAILS ? ff->k + 1 : j->w.n;
     ex_nba a;
-    if (loop < 0 && ex_nba_build(l, tab, o->max_nba_states, &a) != 0) {
-        ex_note(e, "Exact mode: automaton too large; dots left undecided.");
-        return verdict;
+    int built = ex_nba_build(j->l, j->tab, o->max_nba_states, &a);
+    if (built == EX_NBA_OOM)
+        return -1;
+    uint64_t *need = NULL;
+    ex_alive al = {0};
+    int rc;
+    if (built == EX_NBA_OK)
+        rc = ff->status == EX_FF_FAILS ? ex_cand_finite(&a, &j->w, ff->k, &need, &al)
+                                       : ex_cand_lasso(&a, &j->w, &need);
+    else {
+        note(e,
+             "The formula's automaton exceeds %d states: every bottom-valued pair up to the "
+             "failure is shown (a sound but coarse over-approximation), none decided.",
+             o->max_nba_states);
+        rc = all_bottom(&j->w, len, &need);
     }
-    c.nba = loop < 0 ? &a : NULL;
-    ex_exact_decide(&c, path, len, cand, ncand, verdict);
-    if (c.budget <= 0)
-        ex_note(e, "Exact mode: budget of %ld contingency sets exhausted; some dots undecided.",
-                o->exact_budget);
-    if (loop >= 0)
-        ex_note(e, "Exact mode on a lasso searched contingencies within the unwrapped loop only; "
-                   "dots not shown to be causes are left undecided.");
-    if (loop < 0)
-        ex_nba_free(&a);
-    return verdict;
-}
-
-/* Runs exact mode and rewrites (pd, npd) into the dots to show with their
- * verdicts: all of Algorithm 6's, plus extra causes it found. */
-static int *ex_exact_dots(ex_explanation *e, const ex_options *o, const ex_ltl *l, int tab,
-                          int alg6, const uint64_t *path, size_t len, long loop, ex_pdot **pd,
-                          size_t *npd)
-{
-    uint64_t pos, neg;
-    ex_ltl_polarity(l, alg6, &pos, &neg);
-    ex_pdot *cand;
-    size_t ncand = ex_candidates(*pd, *npd, path, len, pos, neg, &cand);
-    int *verdict = ex_run_exact(e, o, l, tab, pos, neg, path, len, loop, cand, ncand);
-    size_t w = *npd, extra = 0, undecided = 0;
-    for (size_t i = *npd; i < ncand; i++) {
-        if (verdict[i] == EX_EXACT_YES) {
-            cand[w] = cand[i];
-            verdict[w++] = EX_EXACT_YES;
-            extra++;
-        } else if (verdict[i] == EX_EXACT_UNDECIDED) {
-            undecided++;
+    long budget = o->exact ? o->exact_budget : o->refine_budget, sbudget = EX_SCREEN_BUDGET;
+    if (!rc && built == EX_NBA_OK && ff->status == EX_FF_FAILS)
+        rc = screen(j, &a, ff->k, &al, need, &sbudget);
+    ex_pdot *pd = NULL;
+    size_t npd = 0;
+    int *verdict = NULL;
+    if (!rc)
+        rc = to_pairs(need, len, &pd, &npd);
+    if (!rc)
+        rc = decide(j, ff, built == EX_NBA_OK ? &a : NULL, &al, pd, npd, budget, &verdict);
+    size_t undecided = 0, kept = 0;
+    for (size_t i = 0; !rc && i < npd; i++) {
+        undecided += verdict[i] == EX_EXACT_UNDECIDED;
+        if (verdict[i] != EX_EXACT_NO) { /* proven non-causes are not shown */
+            pd[kept] = pd[i];
+            verdict[kept++] = o->exact ? verdict[i] : EX_EXACT_UNDECIDED;
         }
     }
-    if (extra)
-        ex_note(e,
-                "Exact mode found %zu cause(s) outside Algorithm 6's set (a proposition occurs "
-                "with both polarities, where the paper's Theorem 8 does not hold).",
-                extra);
-    if (undecided)
-        ex_note(e,
-                "%zu bottom-valued pair(s) outside Algorithm 6's set stay undecided and are "
-                "not shown.",
-                undecided);
-    free(*pd);
-    *pd = cand;
-    *npd = w;
-    return verdict;
+    if (!rc && undecided && built == EX_NBA_OK)
+        note(e,
+             o->exact ? "Exact mode: the search budget (--exact-budget %ld) ran out; %zu "
+                        "pair(s) stay undecided."
+                      : "The search budget (%ld steps) ran out before %zu candidate pair(s) "
+                        "were decided: they are shown and may not all be causes (--exact "
+                        "decides them).",
+             budget, undecided);
+    if (!rc)
+        rc = map_dots(e, j->b, &j->w, pd, verdict, kept);
+    e->exact_ran = o->exact;
+    free(verdict);
+    free(pd);
+    free(need);
+    ex_alive_free(&al);
+    if (built == EX_NBA_OK)
+        ex_nba_free(&a);
+    return rc;
 }
 
-/* Builds Algorithm 6's path, runs it (and exact mode), and records dots. */
-static void ex_find_dots(ex_explanation *e, const ex_options *o, const ex_ltl *l, int tab, int alg6,
-                         const ex_binding *b, const ex_shape *s, const ex_first *ff,
-                         size_t phi_size)
+/* --algorithm6: the paper's algorithm on pi[0..k], or for an infinite
+ * failure on the lasso unwrapped |phi| + 1 times. */
+static int alg6_dots(job *j, const ex_first *ff, int root)
 {
-    size_t len;
-    long exact_loop = -1;
-    if (ff->status == EX_FF_FAILS) {
-        len = ff->k + 1;
-    } else {
-        size_t period = s->n - (size_t)s->loop;
-        len = (size_t)s->loop + (phi_size + 1) * period;
-        exact_loop = (long)(len - period);
+    int alg6 = ex_ltl_nnf(j->l, root, EX_NNF_ALG6, j->b->consts);
+    if (alg6 < 0)
+        return -1;
+    size_t len = ff->k + 1;
+    if (ff->status == EX_FF_INF) {
+        size_t period = j->w.n - (size_t)j->w.loop;
+        len = (size_t)j->w.loop + (ex_ltl_size(j->l, root) + 1) * period;
     }
     uint64_t *path = malloc(len * sizeof *path);
     if (!path)
-        abort();
+        return -1;
     for (size_t i = 0; i < len; i++)
-        path[i] = ex_letter_at(b->letters, s->n, s->loop, i);
+        path[i] = ex_letter_at(j->w.letters, j->w.n, j->w.loop, i);
     ex_pdot *pd;
     int fails;
-    size_t npd = ex_cause_alg6(l, alg6, path, len, &pd, &fails);
-    if (!fails)
-        ex_note(e, "Algorithm 6's finite-path semantics does not see this failure (it is not "
-                   "informative); no pair can be shown as its cause.");
-    int *verdict = NULL;
-    if (o->exact)
-        verdict = ex_exact_dots(e, o, l, tab, alg6, path, len, exact_loop, &pd, &npd);
-    ex_map_dots(e, b, s, pd, verdict, npd);
-    free(verdict);
-    free(pd);
+    size_t npd = ex_cause_alg6(j->l, alg6, path, len, &pd, &fails);
     free(path);
+    if (!fails)
+        note(j->e, "Algorithm 6's finite-path semantics does not see this failure; it shows "
+                   "no dot.");
+    note(j->e, "Dots by the paper's Algorithm 6 (--algorithm6): neither sound nor complete in "
+               "general (README).");
+    if (ff->status == EX_FF_INF) /* the unwrapped copies are the displayed positions */
+        for (size_t i = 0; i < npd; i++)
+            pd[i].step = fold(&j->w, pd[i].step);
+    int rc = map_dots(j->e, j->b, &j->w, pd, NULL, npd);
+    free(pd);
+    return rc;
 }
 
-static int ex_fail(char *err, size_t errlen, const char *fmt, ...)
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int fail(char *err, size_t errlen, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -260,14 +306,57 @@ static int ex_fail(char *err, size_t errlen, const char *fmt, ...)
     return -1;
 }
 
+static int explain_bound(job *j, int root, const ex_binding *b)
+{
+    ex_explanation *e = j->e;
+    ex_ltl *l = j->l;
+    int tabneg = ex_ltl_nnf(l, ex_ltl_mk(l, EX_L_NOT, root, -1), EX_NNF_TABLEAU, b->consts);
+    if (j->tab < 0 || tabneg < 0 || record_vars(e, l, b) ||
+        ex_ltl_polarity(l, root, b->consts, &j->w.pos, &j->w.neg))
+        return -1;
+    for (int p = 0; p < l->nprops; p++)
+        if (b->consts[p] < 0)
+            j->w.signals |= 1ull << p;
+    ex_first ff;
+    if (ex_first_failure(l, j->tab, tabneg, b->letters, j->w.n, j->w.loop, j->o->max_nba_states,
+                         ex_ltl_size(l, root) + 1, &ff))
+        return -1;
+    if (ff.approximated)
+        note(e,
+             "Definition 2 was approximated: the formula's automaton exceeds %d states, so the "
+             "first failure is the first prefix false in the weak view (certainly a failure; "
+             "an earlier, non-informative one may exist).",
+             j->o->max_nba_states);
+    switch (ff.status) {
+    case EX_FF_HOLDS:
+    case EX_FF_UNKNOWN:
+        e->result = ff.status == EX_FF_HOLDS ? EX_RESULT_HOLDS : EX_RESULT_UNKNOWN;
+        return 0;
+    case EX_FF_FAILS:
+    case EX_FF_INF:
+        break;
+    }
+    e->result = ff.status == EX_FF_FAILS ? EX_RESULT_FAILS : EX_RESULT_INF;
+    if (ff.status == EX_FF_FAILS) {
+        e->first_failure = (long)ff.k;
+        e->first_shown = (long)fold(&j->w, ff.k);
+        if (ff.k >= j->w.n)
+            note(e,
+                 "The first failure is at position %zu of the infinite word, in a later round "
+                 "of the loop; the table shows it and its dots on step %ld.",
+                 ff.k, e->first_shown);
+    }
+    return j->o->algorithm6 ? alg6_dots(j, &ff, root) : find_dots(j, &ff);
+}
+
 int ex_explain(ex_trace *t, const char *formula, int dialect, const ex_options *o,
                ex_explanation *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
-    out->first_failure = -1;
+    out->first_failure = out->first_shown = -1;
     out->loop_start = t->loop_start;
     if (t->nsteps == 0)
-        return ex_fail(err, errlen, "the trace has no states");
+        return fail(err, errlen, "the trace has no states");
     ex_ltl l;
     ex_ltl_init(&l);
     char perr[256];
@@ -275,45 +364,18 @@ int ex_explain(ex_trace *t, const char *formula, int dialect, const ex_options *
     int root = ex_ltl_parse(&l, formula, dialect, perr, sizeof perr);
     if (root < 0 || ex_bind(&l, t, dialect == EX_DIALECT_SMV, &b, perr, sizeof perr) != 0) {
         ex_ltl_free(&l);
-        return ex_fail(err, errlen, "formula '%s': %s", formula, perr);
+        return fail(err, errlen, "formula '%s': %s", formula, perr);
     }
-    out->formula = strdup(formula);
-    ex_record_vars(out, &l, &b);
-    ex_shape s = {ex_trace_lasso_len(t), t->loop_start};
-    int tab = ex_ltl_nnf(&l, root, EX_NNF_TABLEAU, b.consts);
-    int tabneg = ex_ltl_nnf(&l, ex_ltl_mk(&l, EX_L_NOT, root, -1), EX_NNF_TABLEAU, b.consts);
-    int alg6 = ex_ltl_nnf(&l, root, EX_NNF_ALG6, b.consts);
-    size_t phi_size = ex_ltl_size(&l, root);
-    ex_first ff;
-    ex_first_failure(&l, tab, tabneg, b.letters, s.n, s.loop, o->max_nba_states, phi_size + 1, &ff);
-    if (ff.approximated)
-        ex_note(out,
-                "Definition 2 was approximated: the formula's automaton exceeds %d states, "
-                "so the first failure is the first prefix falsified in the weak view "
-                "(certainly a failure; an earlier, non-informative one may exist).",
-                o->max_nba_states);
-    switch (ff.status) {
-    case EX_FF_HOLDS:
-    case EX_FF_UNKNOWN:
-        out->result = ff.status == EX_FF_HOLDS ? EX_RESULT_HOLDS : EX_RESULT_UNKNOWN;
-        break;
-    case EX_FF_FAILS:
-    case EX_FF_INF:
-        out->result = ff.status == EX_FF_FAILS ? EX_RESULT_FAILS : EX_RESULT_INF;
-        if (ff.status == EX_FF_FAILS) {
-            out->first_failure = (long)ex_fold(&s, ff.k);
-            if (ff.k >= s.n)
-                ex_note(out,
-                        "The first failure is at step %zu of the infinite path, in a "
-                        "later round of the loop; it and its dots are shown on the "
-                        "loop's first round.",
-                        ff.k);
-        }
-        ex_find_dots(out, o, &l, tab, alg6, &b, &s, &ff, phi_size);
-        break;
-    }
+    job j = {.e = out, .o = o, .l = &l, .b = &b};
+    j.w = (ex_word){b.letters, ex_trace_lasso_len(t), t->loop_start, 0, 0, 0};
+    j.tab = ex_ltl_nnf(&l, root, EX_NNF_TABLEAU, b.consts);
+    int rc = (out->formula = strdup(formula)) ? explain_bound(&j, root, &b) : -1;
     ex_binding_free(&b);
     ex_ltl_free(&l);
+    if (rc) {
+        ex_explanation_free(out);
+        return fail(err, errlen, "formula '%s': out of memory", formula);
+    }
     return 0;
 }
 
@@ -322,7 +384,7 @@ void ex_explanation_free(ex_explanation *e)
     free(e->formula);
     free(e->dots);
     free(e->vars);
-    for (size_t i = 0; i < e->nprops; i++)
+    for (size_t i = 0; e->props && i < e->nprops; i++)
         free(e->props[i]);
     free(e->props);
     memset(e, 0, sizeof *e);

@@ -208,8 +208,8 @@ static void ex_html_view(FILE *o, const ex_trace *t, const ex_explanation *e, in
     fputs("{\"formula\":", o);
     ex_hstr(o, e->formula);
     fprintf(o, ",\"steps\":%zu,\"exact_ran\":%s", t->nsteps, e->exact_ran ? "true" : "false");
-    if (e->first_failure >= 0)
-        fprintf(o, ",\"first_failure\":%ld", e->first_failure);
+    if (e->first_shown >= 0)
+        fprintf(o, ",\"first_failure\":%ld", e->first_shown);
     else
         fputs(",\"first_failure\":null", o);
     if (e->loop_start >= 0)

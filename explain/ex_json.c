@@ -1,42 +1,72 @@
-/* ex_json: the machine-readable explanation, exactly the issue's schema:
- * {"formula": ..., "first_failure": k|null, "loop_start": j|null,
- *  "dots": [{"step": i, "variable": "name", "exact": true|false|null}]}
- * on one line, so that several explanations (NuSMV files) are JSON Lines. */
+/* ex_json: the machine-readable explanation, one line per specification so
+ * that a NuSMV file with several gives JSON Lines whose i-th line belongs to
+ * its i-th specification (explain/README.md, Output):
+ *   {"formula": F, "status": "fails"|"fails-infinitely"|"holds"|"unknown",
+ *    "holds": bool, "first_failure": k|null, "loop_start": j|null,
+ *    "dots": [{"step": i, "variable": "name", "exact": true|false|null}],
+ *    "note": "..."}
+ * Steps are positions in the word: a failure in a later round of a lasso's
+ * loop is at its real position (the table folds it onto the printed loop).
+ * Written with util's u_json, so escaping is the project's one escaper. */
 #include "explain.h"
 
-static void ex_json_str(FILE *o, const char *s)
+static const char *status_name(ex_result r)
 {
-    fputc('"', o);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(o, "\\%c", c);
-        else if (c < 0x20)
-            fprintf(o, "\\u%04x", c);
-        else
-            fputc(c, o);
+    switch (r) {
+    case EX_RESULT_FAILS:
+        return "fails";
+    case EX_RESULT_INF:
+        return "fails-infinitely";
+    case EX_RESULT_HOLDS:
+        return "holds";
+    case EX_RESULT_UNKNOWN:
+        break;
     }
-    fputc('"', o);
+    return "unknown";
 }
 
 void ex_render_json(FILE *o, const ex_trace *t, const ex_explanation *e)
 {
-    fputs("{\"formula\": ", o);
-    ex_json_str(o, e->formula);
+    u_json j;
+    u_json_init(&j, o, 0);
+    u_json_obj(&j);
+    u_json_key(&j, "formula");
+    u_json_str(&j, e->formula);
+    u_json_key(&j, "status");
+    u_json_str(&j, status_name(e->result));
+    u_json_key(&j, "holds");
+    u_json_bool(&j, e->result == EX_RESULT_HOLDS);
+    u_json_key(&j, "first_failure");
     if (e->first_failure >= 0)
-        fprintf(o, ", \"first_failure\": %ld", e->first_failure);
+        u_json_int(&j, e->first_failure);
     else
-        fputs(", \"first_failure\": null", o);
+        u_json_null(&j);
+    u_json_key(&j, "loop_start");
     if (e->loop_start >= 0)
-        fprintf(o, ", \"loop_start\": %ld", e->loop_start);
+        u_json_int(&j, e->loop_start);
     else
-        fputs(", \"loop_start\": null", o);
-    fputs(", \"dots\": [", o);
+        u_json_null(&j);
+    u_json_key(&j, "dots");
+    u_json_arr(&j);
     for (size_t i = 0; i < e->ndots; i++) {
-        fprintf(o, "%s{\"step\": %zu, \"variable\": ", i ? ", " : "", e->dots[i].step);
-        ex_json_str(o, t->vars[e->dots[i].var].name);
+        u_json_obj(&j);
+        u_json_key(&j, "step");
+        u_json_uint(&j, e->dots[i].pos);
+        u_json_key(&j, "variable");
+        u_json_str(&j, t->vars[e->dots[i].var].name);
+        u_json_key(&j, "exact");
         int x = e->exact_ran ? e->dots[i].exact : -1;
-        fprintf(o, ", \"exact\": %s}", x == 1 ? "true" : x == 0 ? "false" : "null");
+        if (x < 0)
+            u_json_null(&j);
+        else
+            u_json_bool(&j, x == 1);
+        u_json_end(&j);
     }
-    fputs("]}\n", o);
+    u_json_end(&j);
+    if (e->note[0]) {
+        u_json_key(&j, "note");
+        u_json_str(&j, e->note);
+    }
+    u_json_end(&j);
+    fputc('\n', o);
 }

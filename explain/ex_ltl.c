@@ -7,17 +7,11 @@
  */
 #include "ex_ltl.h"
 
+#include "util.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static void *ex_xrealloc(void *p, size_t n)
-{
-    p = realloc(p, n);
-    if (!p && n)
-        abort();
-    return p;
-}
 
 void ex_ltl_init(ex_ltl *l)
 {
@@ -44,11 +38,15 @@ static size_t ex_node_hash(ex_lop op, int a, int b, int prop)
     return h;
 }
 
-static void ex_ltl_rehash(ex_ltl *l)
+static int ex_ltl_rehash(ex_ltl *l)
 {
+    size_t cap = l->hcap ? l->hcap * 2 : 64;
+    int *h = malloc(cap * sizeof *h);
+    if (!h)
+        return -1;
     free(l->hash);
-    l->hcap = l->hcap ? l->hcap * 2 : 64;
-    l->hash = ex_xrealloc(NULL, l->hcap * sizeof *l->hash);
+    l->hash = h;
+    l->hcap = cap;
     for (size_t i = 0; i < l->hcap; i++)
         l->hash[i] = -1;
     for (size_t id = 0; id < l->len; id++) {
@@ -58,21 +56,26 @@ static void ex_ltl_rehash(ex_ltl *l)
             h = (h + 1) & (l->hcap - 1);
         l->hash[h] = (int)id;
     }
+    return 0;
 }
 
+/* The node (op, a, b, prop), made if new; -1 when out of memory (then
+ * l->oom stays set and every later call fails too). */
 static int ex_ltl_intern(ex_ltl *l, ex_lop op, int a, int b, int prop)
 {
-    if ((l->len + 1) * 2 > l->hcap)
-        ex_ltl_rehash(l);
+    if (l->oom || ((l->len + 1) * 2 > l->hcap && ex_ltl_rehash(l))) {
+        l->oom = 1;
+        return -1;
+    }
     size_t h = ex_node_hash(op, a, b, prop) & (l->hcap - 1);
     for (; l->hash[h] >= 0; h = (h + 1) & (l->hcap - 1)) {
         const ex_lnode *n = &l->n[l->hash[h]];
         if (n->op == op && n->a == a && n->b == b && n->prop == prop)
             return l->hash[h];
     }
-    if (l->len == l->cap) {
-        l->cap = l->cap ? l->cap * 2 : 64;
-        l->n = ex_xrealloc(l->n, l->cap * sizeof *l->n);
+    if (U_GROW(l->n, l->cap, l->len)) {
+        l->oom = 1;
+        return -1;
     }
     l->n[l->len] = (ex_lnode){op, a, b, prop};
     l->hash[h] = (int)l->len;
@@ -113,9 +116,10 @@ typedef struct {
     size_t limit;
 } ex_nnf_ctx;
 
+/* f < 0 is a node that could not be made (out of memory): it is nothing. */
 static int ex_is(const ex_ltl *l, int f, ex_lop op)
 {
-    return l->n[f].op == op;
+    return f >= 0 && l->n[f].op == op;
 }
 
 static int ex_mk_and(ex_ltl *l, int a, int b)
@@ -253,8 +257,10 @@ static int ex_nnf_rec(ex_nnf_ctx *c, int f, int neg)
             r = ex_mk_u(l, b, ex_mk_and(l, a, b));
         }
         break;
-    default:
-        abort();
+    default: /* a parser produced an operator this file does not know */
+        l->oom = 1;
+        r = -1;
+        break;
     }
     if (slot)
         *slot = r;
@@ -263,20 +269,28 @@ static int ex_nnf_rec(ex_nnf_ctx *c, int f, int neg)
 
 int ex_ltl_nnf(ex_ltl *l, int f, int style, const signed char *consts)
 {
+    if (f < 0 || l->oom)
+        return -1;
     ex_nnf_ctx c = {l, style, consts, NULL, l->len};
-    c.memo = ex_xrealloc(NULL, 2 * c.limit * sizeof *c.memo);
+    c.memo = malloc((2 * c.limit + 1) * sizeof *c.memo);
+    if (!c.memo) {
+        l->oom = 1;
+        return -1;
+    }
     for (size_t i = 0; i < 2 * c.limit; i++)
         c.memo[i] = -1;
     int r = ex_nnf_rec(&c, f, 0);
     free(c.memo);
-    return r;
+    return l->oom ? -1 : r;
 }
 
 /* ---- size, text, polarity ----------------------------------------------- */
 
 size_t ex_ltl_size(const ex_ltl *l, int f)
 {
-    size_t *sz = ex_xrealloc(NULL, ((size_t)f + 1) * sizeof *sz);
+    size_t *sz = malloc(((size_t)f + 1) * sizeof *sz);
+    if (!sz)
+        return 1; /* only sizes the weak view's unwinding: one copy is safe */
     for (int i = 0; i <= f; i++) {
         const ex_lnode *n = &l->n[i];
         size_t s = 1;
@@ -333,37 +347,61 @@ char *ex_ltl_text(const ex_ltl *l, int f)
     size_t len = 0;
     FILE *o = open_memstream(&buf, &len);
     if (!o)
-        abort();
+        return NULL;
     ex_ltl_print(o, l, f);
-    fclose(o);
+    if (fclose(o)) {
+        free(buf);
+        return NULL;
+    }
     return buf;
 }
 
-void ex_ltl_polarity(const ex_ltl *l, int f, uint64_t *pos, uint64_t *neg)
+/* Walks the (node, polarity) pairs reachable from the root, each once: NOT
+ * flips, an implication's antecedent flips, both operands of <-> (and of
+ * xor, xnor, which the parsers write with it) take both polarities; every
+ * other operator keeps its operands' polarity. */
+int ex_ltl_polarity(const ex_ltl *l, int f, const signed char *consts, uint64_t *pos, uint64_t *neg)
 {
-    char *seen = calloc((size_t)f + 1, 1);
-    int *stack = ex_xrealloc(NULL, ((size_t)f + 1) * sizeof *stack);
-    size_t sp = 0;
     *pos = *neg = 0;
-    stack[sp++] = f;
+    if (f < 0)
+        return 0;
+    uint8_t *seen = calloc((size_t)f + 1, 1); /* bit 0: met positive, bit 1: negative */
+    int *stack = malloc(2 * ((size_t)f + 1) * sizeof *stack);
+    if (!seen || !stack) {
+        free(seen);
+        free(stack);
+        return -1;
+    }
+    size_t sp = 0;
+    stack[sp++] = 2 * f;
     seen[f] = 1;
     while (sp) {
-        const ex_lnode *n = &l->n[stack[--sp]];
+        int top = stack[--sp], g = top / 2, negd = top % 2;
+        const ex_lnode *n = &l->n[g];
         if (n->op == EX_L_PROP) {
-            *pos |= 1ull << n->prop;
+            if (!consts || consts[n->prop] < 0)
+                *(negd ? neg : pos) |= 1ull << n->prop;
             continue;
         }
-        if (n->op == EX_L_NOT && l->n[n->a].op == EX_L_PROP) {
-            *neg |= 1ull << l->n[n->a].prop;
-            continue;
+        int kid[4], kneg[4], nk = 0;
+        if (n->op == EX_L_EQUIV) {
+            for (int b = 0; b < 2; b++) {
+                kid[nk] = n->a, kneg[nk++] = b;
+                kid[nk] = n->b, kneg[nk++] = b;
+            }
+        } else {
+            if (n->a >= 0)
+                kid[nk] = n->a, kneg[nk++] = negd ^ (n->op == EX_L_NOT || n->op == EX_L_IMPL);
+            if (n->b >= 0)
+                kid[nk] = n->b, kneg[nk++] = negd;
         }
-        int kids[2] = {n->a, n->b};
-        for (int k = 0; k < 2; k++)
-            if (kids[k] >= 0 && !seen[kids[k]]) {
-                seen[kids[k]] = 1;
-                stack[sp++] = kids[k];
+        for (int k = 0; k < nk; k++)
+            if (!(seen[kid[k]] & (1 << kneg[k]))) {
+                seen[kid[k]] |= (uint8_t)(1 << kneg[k]);
+                stack[sp++] = 2 * kid[k] + kneg[k];
             }
     }
     free(seen);
     free(stack);
+    return 0;
 }

@@ -55,6 +55,7 @@ typedef struct {
     size_t hcap;
     ex_prop props[EX_MAX_PROPS];
     int nprops;
+    int oom; /* sticky: a node could not be made; every result since is -1 */
 } ex_ltl;
 
 void ex_ltl_init(ex_ltl *l);
@@ -78,9 +79,14 @@ size_t ex_ltl_size(const ex_ltl *l, int f);
 /* Text in SPIN syntax with full parentheses; caller frees. */
 char *ex_ltl_text(const ex_ltl *l, int f);
 
-/* Polarity masks of NNF literals reachable from f: bit p of *pos when p
- * occurs un-negated, of *neg when negated (Definition 1). */
-void ex_ltl_polarity(const ex_ltl *l, int f, uint64_t *pos, uint64_t *neg);
+/* Definition 1's polarities of the formula f as written: bit p of *pos
+ * when p occurs under an even number of negations (an implication's
+ * antecedent counting as one), of *neg when under an odd number; both for
+ * the operands of <->, xor and xnor.  Propositions that consts marks
+ * constant have no pairs and are left out (consts may be NULL).  0, or -1
+ * when out of memory. */
+int ex_ltl_polarity(const ex_ltl *l, int f, const signed char *consts, uint64_t *pos,
+                    uint64_t *neg);
 
 /* Parsing.  Dialect SPIN: [] <> X U W V ! && || -> <-> and SPIN's words,
  * Promela expressions as propositions.  Dialect SMV: G F X U V ! & | -> <->

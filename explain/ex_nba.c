@@ -5,7 +5,9 @@
  * and the liveness analysis uses an iterative Tarjan, so nothing here
  * recurses at all.  The state budget protects the caller from the
  * exponential worst case; the caller then falls back to a sound
- * approximation and says so.
+ * approximation and says so.  Out of memory sets the tableau's sticky
+ * `oom` flag: every step after it does nothing, and the build returns
+ * EX_NBA_OOM (the project's rule: library code never aborts).
  */
 #include "ex_nba.h"
 
@@ -17,15 +19,18 @@ typedef struct {
     int n, cap;
 } ex_ivec;
 
-static void ex_ivec_push(ex_ivec *x, int v)
+static int ex_ivec_push(ex_ivec *x, int v)
 {
     if (x->n == x->cap) {
-        x->cap = x->cap ? x->cap * 2 : 4;
-        x->v = realloc(x->v, (size_t)x->cap * sizeof *x->v);
-        if (!x->v)
-            abort();
+        int cap = x->cap ? x->cap * 2 : 4;
+        int *p = realloc(x->v, (size_t)cap * sizeof *x->v);
+        if (!p)
+            return -1;
+        x->v = p;
+        x->cap = cap;
     }
     x->v[x->n++] = v;
+    return 0;
 }
 
 typedef struct {
@@ -44,36 +49,45 @@ typedef struct {
     int ndone, capdone;
     int *dhash; /* completed states by (old, next) */
     size_t dhcap;
+    int oom; /* sticky: an allocation failed */
 } ex_tab;
 
 #define NEWS(t, n)  ((n)->bits)
 #define OLDS(t, n)  ((n)->bits + (t)->w)
 #define NEXTS(t, n) ((n)->bits + 2 * (t)->w)
 
-static int ex_bit(const uint64_t *s, int i)
+#define ex_bit    ex_set_has
+#define ex_setbit ex_set_add
+
+/* calloc that records a failure in t (and then returns NULL). */
+static void *ex_zalloc(ex_tab *t, size_t n)
 {
-    return (int)((s[i >> 6] >> (i & 63)) & 1);
+    void *p = t->oom ? NULL : calloc(n ? n : 1, 1);
+    if (!p)
+        t->oom = 1;
+    return p;
 }
 
-static void ex_setbit(uint64_t *s, int i)
+static void ex_push(ex_tab *t, ex_ivec *x, int v)
 {
-    s[i >> 6] |= 1ull << (i & 63);
+    if (!t->oom && ex_ivec_push(x, v))
+        t->oom = 1;
 }
 
-static ex_tnode ex_tnode_new(const ex_tab *t)
+/* A node whose bits are all zero; on failure t->oom and bits NULL. */
+static ex_tnode ex_tnode_new(ex_tab *t)
 {
-    ex_tnode n = {{0}, calloc(3 * t->w, sizeof(uint64_t))};
-    if (!n.bits)
-        abort();
+    ex_tnode n = {{0}, ex_zalloc(t, 3 * t->w * sizeof(uint64_t))};
     return n;
 }
 
-static ex_tnode ex_tnode_copy(const ex_tab *t, const ex_tnode *o)
+static ex_tnode ex_tnode_copy(ex_tab *t, const ex_tnode *o)
 {
     ex_tnode n = ex_tnode_new(t);
-    memcpy(n.bits, o->bits, 3 * t->w * sizeof(uint64_t));
+    if (n.bits)
+        memcpy(n.bits, o->bits, 3 * t->w * sizeof(uint64_t));
     for (int i = 0; i < o->inc.n; i++)
-        ex_ivec_push(&n.inc, o->inc.v[i]);
+        ex_push(t, &n.inc, o->inc.v[i]);
     return n;
 }
 
@@ -83,19 +97,19 @@ static void ex_tnode_free(ex_tnode *n)
     free(n->bits);
 }
 
-static void ex_closure(ex_tab *t, int f)
+static int ex_closure(ex_tab *t, int f)
 {
     const ex_ltl *l = t->l;
-    t->idx_of = malloc(((size_t)f + 1) * sizeof(int));
-    t->node_of = malloc(((size_t)f + 1) * sizeof(int));
-    if (!t->idx_of || !t->node_of)
-        abort();
+    t->idx_of = ex_zalloc(t, ((size_t)f + 1) * sizeof(int));
+    t->node_of = ex_zalloc(t, ((size_t)f + 1) * sizeof(int));
+    /* Children have smaller ids, so a downward sweep from f finds all. */
+    char *reach = ex_zalloc(t, (size_t)f + 1);
+    if (t->oom) {
+        free(reach);
+        return -1;
+    }
     for (int i = 0; i <= f; i++)
         t->idx_of[i] = -1;
-    /* Children have smaller ids, so a downward sweep from f finds all. */
-    char *reach = calloc((size_t)f + 1, 1);
-    if (!reach)
-        abort();
     reach[f] = 1;
     for (int i = f; i >= 0; i--) {
         if (!reach[i])
@@ -113,9 +127,9 @@ static void ex_closure(ex_tab *t, int f)
         }
     free(reach);
     t->w = ((size_t)t->m + 63) / 64;
-    t->compl = malloc((size_t)t->m * sizeof(int));
+    t->compl = ex_zalloc(t, (size_t)t->m * sizeof(int));
     if (!t->compl )
-        abort();
+        return -1;
     for (int c = 0; c < t->m; c++) {
         const ex_lnode *n = &l->n[t->node_of[c]];
         t->compl [c] = -1;
@@ -125,6 +139,7 @@ static void ex_closure(ex_tab *t, int f)
     for (int c = 0; c < t->m; c++)
         if (t->compl [c] >= 0)
             t->compl [t->compl [c]] = c;
+    return 0;
 }
 
 static size_t ex_done_hash(const ex_tab *t, const uint64_t *old)
@@ -135,13 +150,15 @@ static size_t ex_done_hash(const ex_tab *t, const uint64_t *old)
     return h;
 }
 
-static void ex_dhash_grow(ex_tab *t)
+static int ex_dhash_grow(ex_tab *t)
 {
+    size_t cap = t->dhcap ? t->dhcap * 2 : 256;
+    int *h = ex_zalloc(t, cap * sizeof(int));
+    if (!h)
+        return -1;
     free(t->dhash);
-    t->dhcap = t->dhcap ? t->dhcap * 2 : 256;
-    t->dhash = malloc(t->dhcap * sizeof(int));
-    if (!t->dhash)
-        abort();
+    t->dhash = h;
+    t->dhcap = cap;
     for (size_t i = 0; i < t->dhcap; i++)
         t->dhash[i] = -1;
     for (int d = 0; d < t->ndone; d++) {
@@ -150,30 +167,38 @@ static void ex_dhash_grow(ex_tab *t)
             h = (h + 1) & (t->dhcap - 1);
         t->dhash[h] = d;
     }
+    return 0;
 }
 
 /* Either merges nd into an equal completed state or completes it; returns
  * the id of a new completed state (whose successor must be expanded) or -1. */
 static int ex_complete(ex_tab *t, ex_tnode *nd)
 {
-    if ((size_t)(t->ndone + 1) * 2 > t->dhcap)
-        ex_dhash_grow(t);
+    if ((size_t)(t->ndone + 1) * 2 > t->dhcap && ex_dhash_grow(t)) {
+        ex_tnode_free(nd);
+        return -1;
+    }
     const uint64_t *key = OLDS(t, nd); /* old and next are contiguous */
     size_t h = ex_done_hash(t, key) & (t->dhcap - 1);
     for (; t->dhash[h] >= 0; h = (h + 1) & (t->dhcap - 1)) {
         ex_tnode *d = &t->done[t->dhash[h]];
         if (memcmp(OLDS(t, d), key, 2 * t->w * sizeof(uint64_t)) == 0) {
             for (int i = 0; i < nd->inc.n; i++)
-                ex_ivec_push(&d->inc, nd->inc.v[i]);
+                ex_push(t, &d->inc, nd->inc.v[i]);
             ex_tnode_free(nd);
             return -1;
         }
     }
     if (t->ndone == t->capdone) {
-        t->capdone = t->capdone ? t->capdone * 2 : 64;
-        t->done = realloc(t->done, (size_t)t->capdone * sizeof *t->done);
-        if (!t->done)
-            abort();
+        int cap = t->capdone ? t->capdone * 2 : 64;
+        ex_tnode *d = realloc(t->done, (size_t)cap * sizeof *t->done);
+        if (!d) {
+            t->oom = 1;
+            ex_tnode_free(nd);
+            return -1;
+        }
+        t->done = d;
+        t->capdone = cap;
     }
     t->done[t->ndone] = *nd;
     t->dhash[h] = t->ndone;
@@ -225,6 +250,10 @@ static int ex_expand_one(ex_tab *t, ex_tnode *n, int c, ex_tnode *stack, int *sp
     case EX_L_U:
     case EX_L_R: {
         ex_tnode two = ex_tnode_copy(t, n);
+        if (t->oom) {
+            ex_tnode_free(&two);
+            return 1;
+        }
         ex_setbit(OLDS(t, &two), c);
         if (f->op == EX_L_OR) {
             ex_add_new(t, n, f->a);
@@ -242,8 +271,9 @@ static int ex_expand_one(ex_tab *t, ex_tnode *n, int c, ex_tnode *stack, int *sp
         stack[(*sp)++] = two;
         break;
     }
-    default:
-        abort(); /* not tableau normal form */
+    default: /* not tableau normal form: a caller's error */
+        t->oom = 1;
+        return 1;
     }
     ex_setbit(OLDS(t, n), c);
     return 0;
@@ -253,20 +283,27 @@ static int ex_expand(ex_tab *t, int f, int max_states)
 {
     /* Each pending node splits at most once per closure formula. */
     size_t cap = 64;
-    ex_tnode *stack = malloc(cap * sizeof *stack);
-    if (!stack)
-        abort();
-    int sp = 0, rc = 0;
+    ex_tnode *stack = ex_zalloc(t, cap * sizeof *stack);
     ex_tnode start = ex_tnode_new(t);
-    ex_ivec_push(&start.inc, -1);
+    ex_push(t, &start.inc, -1);
+    if (t->oom) {
+        free(stack);
+        ex_tnode_free(&start);
+        return EX_NBA_OOM;
+    }
+    int sp = 0, rc = 0;
     ex_setbit(NEWS(t, &start), t->idx_of[f]);
     stack[sp++] = start;
-    while (sp) {
+    while (sp && !t->oom) {
         if ((size_t)sp + (size_t)t->m + 2 > cap) {
-            cap = cap * 2 + (size_t)t->m;
-            stack = realloc(stack, cap * sizeof *stack);
-            if (!stack)
-                abort();
+            size_t ncap = cap * 2 + (size_t)t->m;
+            ex_tnode *ns = realloc(stack, ncap * sizeof *stack);
+            if (!ns) {
+                t->oom = 1;
+                break;
+            }
+            stack = ns;
+            cap = ncap;
         }
         ex_tnode n = stack[--sp];
         int c, dropped = 0;
@@ -288,39 +325,57 @@ static int ex_expand(ex_tab *t, int f, int max_states)
         if (id < 0)
             continue;
         if (t->ndone > max_states) {
-            rc = -1;
+            rc = EX_NBA_TOO_BIG;
             break;
         }
         ex_tnode succ = ex_tnode_new(t);
-        ex_ivec_push(&succ.inc, id);
+        ex_push(t, &succ.inc, id);
+        if (t->oom) {
+            ex_tnode_free(&succ);
+            break;
+        }
         memcpy(NEWS(t, &succ), NEXTS(t, &t->done[id]), t->w * sizeof(uint64_t));
         stack[sp++] = succ;
     }
     while (sp)
         ex_tnode_free(&stack[--sp]);
     free(stack);
-    return rc;
+    return t->oom ? EX_NBA_OOM : rc;
 }
 
 /* ---- automaton from the tableau ------------------------------------------- */
 
-static void ex_labels_edges(ex_tab *t, ex_nba *a)
+static int ex_labels_edges(ex_tab *t, ex_nba *a)
 {
     int ns = t->ndone;
     a->nstates = ns;
     a->words = ((size_t)ns + 63) / 64 + 1;
-    a->pos = calloc((size_t)ns + 1, sizeof(uint64_t));
-    a->neg = calloc((size_t)ns + 1, sizeof(uint64_t));
-    a->init = calloc((size_t)ns + 1, 1);
-    a->succ_off = calloc((size_t)ns + 2, sizeof(int));
-    if (!a->pos || !a->neg || !a->init || !a->succ_off)
-        abort();
+    a->pos = ex_zalloc(t, ((size_t)ns + 1) * sizeof(uint64_t));
+    a->neg = ex_zalloc(t, ((size_t)ns + 1) * sizeof(uint64_t));
+    a->init = ex_zalloc(t, (size_t)ns + 1);
+    a->succ_off = ex_zalloc(t, ((size_t)ns + 2) * sizeof(int));
+    a->nacc = 0;
+    for (int c = 0; c < t->m; c++)
+        a->nacc += t->l->n[t->node_of[c]].op == EX_L_U;
+    a->acc_words = ((size_t)a->nacc + 63) / 64 + 1;
+    a->acc = ex_zalloc(t, ((size_t)ns + 1) * a->acc_words * sizeof(uint64_t));
+    a->next_words = t->w;
+    a->next = ex_zalloc(t, ((size_t)ns + 1) * t->w * sizeof(uint64_t));
+    if (t->oom)
+        return -1;
     for (int q = 0; q < ns; q++) {
         const uint64_t *old = OLDS(t, &t->done[q]);
+        memcpy(a->next + (size_t)q * t->w, NEXTS(t, &t->done[q]), t->w * sizeof(uint64_t));
+        int u = 0;
         for (int c = 0; c < t->m; c++) {
+            const ex_lnode *f = &t->l->n[t->node_of[c]];
+            if (f->op == EX_L_U) { /* q is in u's set: no promise of c, or c's goal now */
+                if (!ex_bit(old, c) || ex_bit(old, t->idx_of[f->b]))
+                    ex_setbit(a->acc + (size_t)q * a->acc_words, u);
+                u++;
+            }
             if (!ex_bit(old, c))
                 continue;
-            const ex_lnode *f = &t->l->n[t->node_of[c]];
             if (f->op == EX_L_PROP)
                 a->pos[q] |= 1ull << f->prop;
             else if (f->op == EX_L_NOT)
@@ -336,10 +391,12 @@ static void ex_labels_edges(ex_tab *t, ex_nba *a)
     }
     for (int q = 0; q < ns; q++)
         a->succ_off[q + 1] += a->succ_off[q];
-    a->succ = malloc(((size_t)a->succ_off[ns] + 1) * sizeof(int));
-    int *fill = calloc((size_t)ns + 1, sizeof(int));
-    if (!a->succ || !fill)
-        abort();
+    a->succ = ex_zalloc(t, ((size_t)a->succ_off[ns] + 1) * sizeof(int));
+    int *fill = ex_zalloc(t, ((size_t)ns + 1) * sizeof(int));
+    if (t->oom) {
+        free(fill);
+        return -1;
+    }
     for (int q = 0; q < ns; q++)
         for (int i = 0; i < t->done[q].inc.n; i++) {
             int p = t->done[q].inc.v[i];
@@ -347,45 +404,30 @@ static void ex_labels_edges(ex_tab *t, ex_nba *a)
                 a->succ[a->succ_off[p] + fill[p]++] = q;
         }
     free(fill);
+    return 0;
 }
 
 /* Does the SCC (members comp[] == id) meet every acceptance set? */
-static int ex_scc_accepting(ex_tab *t, const ex_nba *a, const int *comp, int id)
+static int ex_scc_accepting(const ex_nba *a, const int *comp, int id)
 {
-    for (int c = 0; c < t->m; c++) {
-        const ex_lnode *f = &t->l->n[t->node_of[c]];
-        if (f->op != EX_L_U)
-            continue;
-        int met = 0, cb = t->idx_of[f->b];
-        for (int q = 0; q < a->nstates && !met; q++) {
-            if (comp[q] != id)
-                continue;
-            const uint64_t *old = OLDS(t, &t->done[q]);
-            met = !ex_bit(old, c) || ex_bit(old, cb);
-        }
+    for (int u = 0; u < a->nacc; u++) {
+        int met = 0;
+        for (int q = 0; q < a->nstates && !met; q++)
+            met = comp[q] == id && ex_bit(a->acc + (size_t)q * a->acc_words, u);
         if (!met)
             return 0;
     }
     return 1;
 }
 
-/* Iterative Tarjan; marks states in accepting non-trivial SCCs, then
- * everything that reaches them. */
-static void ex_liveness(ex_tab *t, ex_nba *a)
+/* Iterative Tarjan over the automaton: comp[q] is q's SCC, numbered in
+ * reverse topological order (successors first); returns the count. */
+static int ex_sccs(const ex_nba *a, int *comp, int *index, int *low, int *stk, int *cs, int *ci,
+                   char *on)
 {
-    int ns = a->nstates, idx = 0, ncomp = 0;
-    int *index = malloc(((size_t)ns + 1) * sizeof(int)),
-        *low = malloc(((size_t)ns + 1) * sizeof(int));
-    int *comp = malloc(((size_t)ns + 1) * sizeof(int)),
-        *stk = malloc(((size_t)ns + 1) * sizeof(int));
-    int *cs = malloc(((size_t)ns + 1) * sizeof(int)), *ci = malloc(((size_t)ns + 1) * sizeof(int));
-    char *on = calloc((size_t)ns + 1, 1);
-    a->live = calloc((size_t)ns + 1, 1);
-    if (!index || !low || !comp || !stk || !cs || !ci || !on || !a->live)
-        abort();
+    int ns = a->nstates, idx = 0, ncomp = 0, sp = 0;
     for (int q = 0; q < ns; q++)
         index[q] = -1;
-    int sp = 0;
     for (int root = 0; root < ns; root++) {
         if (index[root] >= 0)
             continue;
@@ -424,47 +466,54 @@ static void ex_liveness(ex_tab *t, ex_nba *a)
                 low[cs[csp - 1]] = low[v];
         }
     }
-    /* Good SCCs: a cycle exists inside and all acceptance sets are met. */
-    char *good = calloc((size_t)ncomp + 1, 1), *cyc = calloc((size_t)ncomp + 1, 1);
-    if (!good || !cyc)
-        abort();
-    for (int v = 0; v < ns; v++)
-        for (int e = a->succ_off[v]; e < a->succ_off[v + 1]; e++)
-            if (comp[a->succ[e]] == comp[v])
-                cyc[comp[v]] = 1;
-    for (int c = 0; c < ncomp; c++)
-        good[c] = cyc[c] && ex_scc_accepting(t, a, comp, c);
-    /* Tarjan numbers SCCs in reverse topological order: successors first. */
-    char *clive = calloc((size_t)ncomp + 1, 1);
-    if (!clive)
-        abort();
-    int *order = malloc(((size_t)ns + 1) * sizeof(int)),
-        *cnt = calloc((size_t)ncomp + 2, sizeof(int));
-    if (!order || !cnt)
-        abort();
-    for (int v = 0; v < ns; v++)
-        cnt[comp[v] + 1]++;
-    for (int c = 0; c < ncomp; c++)
-        cnt[c + 1] += cnt[c];
-    for (int v = 0; v < ns; v++)
-        order[cnt[comp[v]]++] = v;
-    for (int i = 0; i < ns; i++) {
-        int v = order[i];
-        if (good[comp[v]])
-            clive[comp[v]] = 1;
-        for (int e = a->succ_off[v]; e < a->succ_off[v + 1]; e++)
-            if (clive[comp[a->succ[e]]])
-                clive[comp[v]] = 1;
+    return ncomp;
+}
+
+/* Marks states in accepting non-trivial SCCs, then everything that reaches
+ * them. */
+static int ex_liveness(ex_tab *t, ex_nba *a)
+{
+    size_t ns = (size_t)a->nstates + 1;
+    int *index = ex_zalloc(t, ns * sizeof(int)), *low = ex_zalloc(t, ns * sizeof(int));
+    int *comp = ex_zalloc(t, ns * sizeof(int)), *stk = ex_zalloc(t, ns * sizeof(int));
+    int *cs = ex_zalloc(t, ns * sizeof(int)), *ci = ex_zalloc(t, ns * sizeof(int));
+    char *on = ex_zalloc(t, ns);
+    a->live = ex_zalloc(t, ns);
+    char *good = NULL, *cyc = NULL;
+    int ncomp = 0;
+    if (!t->oom) {
+        ncomp = ex_sccs(a, comp, index, low, stk, cs, ci, on);
+        good = ex_zalloc(t, (size_t)ncomp + 1);
+        cyc = ex_zalloc(t, (size_t)ncomp + 1);
     }
-    /* A component is processed after all components it reaches, but its own
-     * members may be visited before a member that reaches a live successor. */
-    for (int i = 0; i < ns; i++) {
-        int v = order[i];
-        a->live[v] = clive[comp[v]];
+    if (!t->oom) {
+        /* Good SCCs: a cycle inside, and every acceptance set met. */
+        for (int v = 0; v < a->nstates; v++)
+            for (int e = a->succ_off[v]; e < a->succ_off[v + 1]; e++)
+                if (comp[a->succ[e]] == comp[v])
+                    cyc[comp[v]] = 1;
+        for (int c = 0; c < ncomp; c++)
+            good[c] = cyc[c] && ex_scc_accepting(a, comp, c);
+        /* SCCs come successors first, so one sweep in SCC order settles
+         * which reach a good one (good[] now means "live"). */
+        int *order = index, *cnt = low; /* reused: Tarjan is done with them */
+        memset(cnt, 0, ns * sizeof(int));
+        for (int v = 0; v < a->nstates; v++)
+            if (comp[v] + 1 < (int)ns)
+                cnt[comp[v] + 1]++;
+        for (int c = 0; c + 1 < (int)ns && c < ncomp; c++)
+            cnt[c + 1] += cnt[c];
+        for (int v = 0; v < a->nstates; v++)
+            order[cnt[comp[v]]++] = v;
+        for (int i = 0; i < a->nstates; i++) {
+            int v = order[i];
+            for (int e = a->succ_off[v]; e < a->succ_off[v + 1]; e++)
+                if (good[comp[a->succ[e]]])
+                    good[comp[v]] = 1;
+        }
+        for (int v = 0; v < a->nstates; v++)
+            a->live[v] = (unsigned char)good[comp[v]];
     }
-    free(order);
-    free(cnt);
-    free(clive);
     free(good);
     free(cyc);
     free(index);
@@ -474,21 +523,19 @@ static void ex_liveness(ex_tab *t, ex_nba *a)
     free(cs);
     free(ci);
     free(on);
+    return t->oom ? -1 : 0;
 }
 
 int ex_nba_build(const ex_ltl *l, int f, int max_states, ex_nba *a)
 {
     memset(a, 0, sizeof *a);
     if (f < 0)
-        return -1;
+        return EX_NBA_TOO_BIG;
     ex_tab t = {0};
     t.l = l;
-    ex_closure(&t, f);
-    int rc = ex_expand(&t, f, max_states);
-    if (rc == 0) {
-        ex_labels_edges(&t, a);
-        ex_liveness(&t, a);
-    }
+    int rc = ex_closure(&t, f) ? EX_NBA_OOM : ex_expand(&t, f, max_states);
+    if (rc == EX_NBA_OK && (ex_labels_edges(&t, a) || ex_liveness(&t, a)))
+        rc = EX_NBA_OOM;
     for (int d = 0; d < t.ndone; d++)
         ex_tnode_free(&t.done[d]);
     free(t.done);
@@ -496,6 +543,8 @@ int ex_nba_build(const ex_ltl *l, int f, int max_states, ex_nba *a)
     free(t.idx_of);
     free(t.node_of);
     free(t.compl );
+    if (rc != EX_NBA_OK)
+        ex_nba_free(a);
     return rc;
 }
 
@@ -507,19 +556,16 @@ void ex_nba_free(ex_nba *a)
     free(a->succ);
     free(a->init);
     free(a->live);
+    free(a->acc);
+    free(a->next);
     memset(a, 0, sizeof *a);
-}
-
-static int ex_fits(const ex_nba *a, int q, uint64_t letter)
-{
-    return a->live[q] && (a->pos[q] & ~letter) == 0 && (a->neg[q] & letter) == 0;
 }
 
 void ex_nba_start(const ex_nba *a, uint64_t letter, uint64_t *set)
 {
     memset(set, 0, a->words * sizeof *set);
     for (int q = 0; q < a->nstates; q++)
-        if (a->init[q] && ex_fits(a, q, letter))
+        if (a->init[q] && ex_nba_fits(a, q, letter))
             ex_setbit(set, q);
 }
 
@@ -531,7 +577,7 @@ void ex_nba_step(const ex_nba *a, const uint64_t *from, uint64_t letter, uint64_
             int p = (int)w * 64 + __builtin_ctzll(bits);
             for (int e = a->succ_off[p]; e < a->succ_off[p + 1]; e++) {
                 int q = a->succ[e];
-                if (!ex_bit(to, q) && ex_fits(a, q, letter))
+                if (!ex_bit(to, q) && ex_nba_fits(a, q, letter))
                     ex_setbit(to, q);
             }
         }

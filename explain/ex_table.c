@@ -33,7 +33,10 @@ static void ex_header(FILE *o, const ex_explanation *e, size_t lasso_len, size_t
             fprintf(o, "%s %s", i ? "," : "", e->props[i]);
         fputc('\n', o);
     }
-    if (e->result == EX_RESULT_FAILS)
+    if (e->result == EX_RESULT_FAILS && e->first_shown != e->first_failure)
+        fprintf(o, "first failure: position %ld of the word, shown on step %ld\n", e->first_failure,
+                e->first_shown);
+    else if (e->result == EX_RESULT_FAILS)
         fprintf(o, "first failure: step %ld\n", e->first_failure);
     else
         fprintf(o, "first failure: none on a finite prefix; the formula fails on the infinite "
@@ -90,7 +93,7 @@ void ex_render_table(FILE *o, const ex_trace *t, const ex_explanation *e, int co
             fprintf(o, " | %s%s%s%*s", buf, hit ? " " : "",
                     hit ? ex_mark(e->exact_ran ? hit->exact : -1, color) : "", pad, "");
         }
-        if ((long)i == e->first_failure)
+        if ((long)i == e->first_shown)
             fprintf(o, "  <- first failure");
         if ((long)i == e->loop_start)
             fprintf(o, "  <- loop starts");

@@ -27,13 +27,17 @@ int ex_main(int argc, char **argv);
 /* ---- explaining ------------------------------------------------------------ */
 
 typedef struct {
-    int exact;          /* decide Definition 4 for every dot */
-    long exact_budget;  /* contingency sets tried in all, default below */
+    int exact;          /* decide Definition 4 for every dot, and show how */
+    long exact_budget;  /* search steps for --exact (ex_exact.h's units) */
+    long refine_budget; /* search steps the default mode spends removing
+                           candidates that are proven not to be causes */
+    int algorithm6;     /* the paper's Algorithm 6 instead (not sound) */
     int max_nba_states; /* automaton budget for Definition 2 */
 } ex_options;
 
-#define EX_DEFAULT_EXACT_BUDGET 100000L
-#define EX_DEFAULT_NBA_STATES   20000
+#define EX_DEFAULT_EXACT_BUDGET  10000000L
+#define EX_DEFAULT_REFINE_BUDGET 200000L
+#define EX_DEFAULT_NBA_STATES    20000
 
 typedef enum {
     EX_RESULT_FAILS,  /* explained: first_failure is k */
@@ -43,15 +47,17 @@ typedef enum {
 } ex_result;
 
 typedef struct {
-    size_t step; /* displayed trace step, numbered from 0 */
+    size_t pos;  /* position in the (infinite) word, numbered from 0 */
+    size_t step; /* the displayed trace step showing it (pos folded into the loop) */
     int var;     /* trace column */
-    int exact;   /* 1 cause, 0 over-approximation, -1 not decided/not run */
+    int exact;   /* 1 cause, 0 not a cause, -1 not decided (or not run) */
 } ex_dot;
 
 typedef struct {
     char *formula; /* as given */
     ex_result result;
-    long first_failure; /* displayed step, -1 when none (infinite failure) */
+    long first_failure; /* position in the word, -1 when none (infinite failure) */
+    long first_shown;   /* the displayed step showing it, -1 when none */
     long loop_start;    /* -1 for a finite trace */
     ex_dot *dots;
     size_t ndots;
@@ -66,7 +72,8 @@ typedef struct {
 void ex_options_default(ex_options *o);
 
 /* dialect: EX_DIALECT_SPIN or EX_DIALECT_SMV (see ex_ltl.h).  Returns 0 and
- * fills out (also for HOLDS/UNKNOWN), or -1 with a message in err. */
+ * fills out (also for HOLDS/UNKNOWN), or -1 with a message in err (bad
+ * formula, or out of memory). */
 int ex_explain(ex_trace *t, const char *formula, int dialect, const ex_options *o,
                ex_explanation *out, char *err, size_t errlen);
 void ex_explanation_free(ex_explanation *e);
@@ -113,7 +120,7 @@ void ex_nusmv_free(ex_smv_cex *c, size_t n);
 /* Table: one row per step.  color: ANSI red dots; else a '*' marks a dot.
  * all_vars: every trace variable, not only the formula's. */
 void ex_render_table(FILE *o, const ex_trace *t, const ex_explanation *e, int color, int all_vars);
-/* {"formula":..., "first_failure":..., "loop_start":..., "dots":[...]} */
+/* One JSON line per explanation, for every specification (README Output). */
 void ex_render_json(FILE *o, const ex_trace *t, const ex_explanation *e);
 /* Self-contained HTML page with one waveform view per explanation. */
 void ex_render_html(FILE *o, const ex_trace *const *traces, const ex_explanation *const *ex,

@@ -49,12 +49,12 @@ mktrail "$work" live.pml -a
 mktrail "$work" two.pml -N small
 
 # 1. a safety trail: the formula from the model's only ltl block
-expect "procs json" 0 '{"formula": "[] ((s.f<6))", "first_failure": 7, "loop_start": null, "dots": [{"step": 7, "variable": "s.f", "exact": null}]}' -- \
+expect "procs json" 0 '{"formula": "[] ((s.f<6))", "status": "fails", "holds": false, "first_failure": 7, "loop_start": null, "dots": [{"step": 7, "variable": "s.f", "exact": null}]}' -- \
     "$pc" explain "$work/procs.pml" --json
 # 2. an acceptance cycle is a lasso; no finite failure
 expect "live json" 0 '"first_failure": null, "loop_start": 3' -- "$pc" explain "$work/live.pml" --json
 n=$("$pc" explain "$work/live.pml" --json | grep -o '"step"' | wc -l)
-[ "$n" = 10 ] && ok || bad "live: $n dots, want 10"
+[ "$n" = 14 ] && ok || bad "live: $n dots, want 14"
 # 3. the table when stdout is not a terminal: plain markers
 expect "table marker" 0 ' 7 | 7 *  <- first failure' -- "$pc" explain "$work/procs.pml"
 expect "table loop" 0 '<- loop starts' -- "$pc" explain "$work/live.pml"

@@ -33,8 +33,9 @@ static inline void ex_test_trace(ex_trace *t, const char *vars, const char *cons
     t->loop_start = loop;
 }
 
-/* Dots as "step:var" joined by spaces, with "!" appended to exact ones and
- * "?" to undecided ones when exact mode ran. */
+/* Dots as "position:var" joined by spaces (positions in the word, as the
+ * JSON gives them), with "!" appended to exact ones and "?" to undecided
+ * ones when exact mode ran. */
 static inline void ex_test_dots(const ex_trace *t, const ex_explanation *e, char *out, size_t n)
 {
     out[0] = 0;
@@ -44,7 +45,7 @@ static inline void ex_test_dots(const ex_trace *t, const ex_explanation *e, char
                            : e->dots[i].exact == 1 ? "!"
                            : e->dots[i].exact == 0 ? ""
                                                    : "?";
-        snprintf(one, sizeof one, "%s%zu:%s%s", i ? " " : "", e->dots[i].step,
+        snprintf(one, sizeof one, "%s%zu:%s%s", i ? " " : "", e->dots[i].pos,
                  t->vars[e->dots[i].var].name, mark);
         strncat(out, one, n - strlen(out) - 1);
     }

@@ -117,9 +117,18 @@ START_TEST(normal_forms)
     ck_assert_str_eq(t, "(((c != 0) V (d != 0)) || (true U (e != 0)))"); /* !b U false */
     free(t);
     uint64_t pos, neg;
-    ex_ltl_polarity(&l, ex_ltl_nnf(&l, f, EX_NNF_ALG6, NULL), &pos, &neg);
-    ck_assert_uint_eq(pos, 0x1c); /* c d e */
-    ck_assert_uint_eq(neg, 0x03); /* a b */
+    ck_assert_int_eq(ex_ltl_polarity(&l, f, NULL, &pos, &neg), 0);
+    ck_assert_uint_eq(pos, 0x1c);                                    /* c d e */
+    ck_assert_uint_eq(neg, 0x03);                                    /* a b */
+    ck_assert_int_eq(ex_ltl_polarity(&l, f, consts, &pos, &neg), 0); /* a is constant */
+    ck_assert_uint_eq(neg, 0x02);
+    /* Definition 1 on the formula as written: <-> gives both polarities, also
+     * against a constant, and -> negates its antecedent */
+    int g = ex_ltl_parse(&l, "(a <-> true) && (!b -> c)", EX_DIALECT_SPIN, err, sizeof err);
+    ck_assert_int_ge(g, 0);
+    ck_assert_int_eq(ex_ltl_polarity(&l, g, NULL, &pos, &neg), 0);
+    ck_assert_uint_eq(pos & 0x7, 0x7); /* a, b (under two negations), c */
+    ck_assert_uint_eq(neg & 0x7, 0x1); /* a only */
     ck_assert_uint_eq(ex_ltl_size(&l, f), 11);
     ex_ltl_free(&l);
 }
