@@ -9,16 +9,10 @@
  */
 #include "ex_cause.h"
 
+#include "util.h"
+
 #include <stdlib.h>
 #include <string.h>
-
-static void *ex_ca_alloc(size_t n)
-{
-    void *p = calloc(n ? n : 1, 1);
-    if (!p)
-        abort();
-    return p;
-}
 
 typedef struct {
     const ex_ltl *l;
@@ -30,7 +24,16 @@ typedef struct {
     uint64_t *seen;     /* visited bits, same indexing */
     uint64_t *stack;    /* (slot * len + i) */
     size_t sp, cap;
+    int oom; /* sticky: an allocation failed */
 } ex_a6;
+
+static void *ex_ca_alloc(ex_a6 *c, size_t n)
+{
+    void *p = c->oom ? NULL : calloc(n ? n : 1, 1);
+    if (!p)
+        c->oom = 1;
+    return p;
+}
 
 static void ex_a6_val(ex_a6 *c, const uint64_t *path)
 {
@@ -69,8 +72,9 @@ static void ex_a6_val(ex_a6 *c, const uint64_t *path)
             case EX_L_U:
                 v[i] = b[i] | (a[i] & (i < k && v[i + 1]));
                 break;
-            default:
-                abort(); /* not Algorithm 6 normal form */
+            default: /* not Algorithm 6 normal form: the caller's error */
+                v[i] = 1;
+                break;
             }
         }
     }
@@ -83,11 +87,9 @@ static void ex_a6_push(ex_a6 *c, int node, size_t i)
     if (c->val[at] || (c->seen[at >> 6] >> (at & 63)) & 1)
         return;
     c->seen[at >> 6] |= 1ull << (at & 63);
-    if (c->sp == c->cap) {
-        c->cap = c->cap ? c->cap * 2 : 1024;
-        c->stack = realloc(c->stack, c->cap * sizeof *c->stack);
-        if (!c->stack)
-            abort();
+    if (U_GROW(c->stack, c->cap, c->sp)) {
+        c->oom = 1;
+        return;
     }
     c->stack[c->sp++] = at;
 }
@@ -105,11 +107,9 @@ static void ex_a6_case(ex_a6 *c, int node, size_t i, ex_pdot **dots, size_t *nd,
     switch (f->op) {
     case EX_L_PROP:
     case EX_L_NOT:
-        if (*nd == *cap) {
-            *cap = *cap ? *cap * 2 : 64;
-            *dots = realloc(*dots, *cap * sizeof **dots);
-            if (!*dots)
-                abort();
+        if (U_GROW(*dots, *cap, *nd)) {
+            c->oom = 1;
+            break;
         }
         (*dots)[(*nd)++] = (ex_pdot){i, f->op == EX_L_PROP ? f->prop : c->l->n[f->a].prop};
         break;
@@ -158,7 +158,15 @@ size_t ex_cause_alg6(const ex_ltl *l, int f, const uint64_t *path, size_t len, e
     ex_a6 c = {0};
     c.l = l;
     c.len = len;
-    char *reach = ex_ca_alloc((size_t)f + 1);
+    char *reach = ex_ca_alloc(&c, (size_t)f + 1);
+    c.list = ex_ca_alloc(&c, ((size_t)f + 1) * sizeof(int));
+    c.slot = ex_ca_alloc(&c, ((size_t)f + 1) * sizeof(int));
+    if (c.oom) {
+        free(reach);
+        free(c.list);
+        free(c.slot);
+        return SIZE_MAX;
+    }
     reach[f] = 1;
     for (int i = f; i >= 0; i--)
         if (reach[i]) {
@@ -167,8 +175,6 @@ size_t ex_cause_alg6(const ex_ltl *l, int f, const uint64_t *path, size_t len, e
             if (l->n[i].b >= 0)
                 reach[l->n[i].b] = 1;
         }
-    c.list = ex_ca_alloc(((size_t)f + 1) * sizeof(int));
-    c.slot = ex_ca_alloc(((size_t)f + 1) * sizeof(int));
     for (int i = 0; i <= f; i++)
         if (reach[i]) {
             c.slot[i] = c.cnt;
@@ -176,17 +182,23 @@ size_t ex_cause_alg6(const ex_ltl *l, int f, const uint64_t *path, size_t len, e
         }
     free(reach);
     size_t cells = (size_t)c.cnt * len;
-    c.val = ex_ca_alloc(cells);
-    c.seen = ex_ca_alloc((cells / 64 + 1) * sizeof(uint64_t));
-    ex_a6_val(&c, path);
-    *fails = !ex_a6_v(&c, f, 0);
+    c.val = ex_ca_alloc(&c, cells);
+    c.seen = ex_ca_alloc(&c, (cells / 64 + 1) * sizeof(uint64_t));
     size_t nd = 0, cap = 0;
-    ex_a6_push(&c, f, 0);
-    while (c.sp) {
+    if (!c.oom) {
+        ex_a6_val(&c, path);
+        *fails = !ex_a6_v(&c, f, 0);
+        ex_a6_push(&c, f, 0);
+    }
+    while (c.sp && !c.oom) {
         size_t at = c.stack[--c.sp];
         ex_a6_case(&c, c.list[at / len], at % len, dots, &nd, &cap);
     }
-    if (nd)
+    if (c.oom) {
+        free(*dots);
+        *dots = NULL;
+        nd = SIZE_MAX;
+    } else if (nd)
         qsort(*dots, nd, sizeof **dots, ex_pdot_cmp);
     free(c.list);
     free(c.slot);

@@ -21,7 +21,8 @@ typedef struct {
 } ex_pdot;
 
 /* Returns the number of dots, sorted by step then proposition, in *dots
- * (caller frees).  *fails tells whether val of f at 0 is false. */
+ * (caller frees), or SIZE_MAX when out of memory.  *fails tells whether val
+ * of f at 0 is false. */
 size_t ex_cause_alg6(const ex_ltl *l, int f, const uint64_t *path, size_t len, ex_pdot **dots,
                      int *fails);
 

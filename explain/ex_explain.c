@@ -282,6 +282,8 @@ static int alg6_dots(job *j, const ex_first *ff, int root)
     int fails;
     size_t npd = ex_cause_alg6(j->l, alg6, path, len, &pd, &fails);
     free(path);
+    if (npd == SIZE_MAX)
+        return -1;
     if (!fails)
         note(j->e, "Algorithm 6's finite-path semantics does not see this failure; it shows "
                    "no dot.");

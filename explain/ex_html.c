@@ -172,79 +172,81 @@ static const char ex_js[] =
     "  document.body.setAttribute('data-rendered', String(summary.views.length));\n"
     "})();\n";
 
-/* JSON string safe inside <script>: '<' is escaped so no "</script>". */
-static void ex_hstr(FILE *o, const char *s)
-{
-    fputc('"', o);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(o, "\\%c", c);
-        else if (c < 0x20 || c == '<' || c == '>' || c == '&')
-            fprintf(o, "\\u%04x", c);
-        else
-            fputc(c, o);
-    }
-    fputc('"', o);
-}
-
-static void ex_html_value(FILE *o, const ex_trace *t, int var, size_t step)
+static void ex_html_value(u_json *j, const ex_trace *t, int var, size_t step)
 {
     const ex_var *v = &t->vars[var];
     if (step < v->defined_from) {
-        fputs("null", o);
+        u_json_null(j);
         return;
     }
     int64_t x = v->v[step];
     if (x >= EX_SYM_BASE && (size_t)(x - EX_SYM_BASE) < t->nsyms)
-        ex_hstr(o, t->syms[x - EX_SYM_BASE]);
+        u_json_str(j, t->syms[x - EX_SYM_BASE]);
     else
-        fprintf(o, "%lld", (long long)x);
+        u_json_int(j, (long long)x);
 }
 
-static void ex_html_view(FILE *o, const ex_trace *t, const ex_explanation *e, int all_vars)
+/* One view's data, as JSON that can sit inside <script> (util's u_json with
+ * its script flag: no "</script>" can appear). */
+static void ex_html_view(u_json *j, const ex_trace *t, const ex_explanation *e, int all_vars)
 {
     size_t nc = all_vars ? t->nvars : e->nvars;
-    fputs("{\"formula\":", o);
-    ex_hstr(o, e->formula);
-    fprintf(o, ",\"steps\":%zu,\"exact_ran\":%s", t->nsteps, e->exact_ran ? "true" : "false");
+    u_json_obj(j);
+    u_json_key(j, "formula");
+    u_json_str(j, e->formula);
+    u_json_key(j, "steps");
+    u_json_uint(j, t->nsteps);
+    u_json_key(j, "exact_ran");
+    u_json_bool(j, e->exact_ran);
+    u_json_key(j, "first_failure"); /* the displayed step */
     if (e->first_shown >= 0)
-        fprintf(o, ",\"first_failure\":%ld", e->first_shown);
+        u_json_int(j, e->first_shown);
     else
-        fputs(",\"first_failure\":null", o);
+        u_json_null(j);
+    u_json_key(j, "loop_start");
     if (e->loop_start >= 0)
-        fprintf(o, ",\"loop_start\":%ld", e->loop_start);
+        u_json_int(j, e->loop_start);
     else
-        fputs(",\"loop_start\":null", o);
-    fputs(",\"note\":", o);
-    ex_hstr(o, e->note);
-    fputs(",\"signals\":[", o);
+        u_json_null(j);
+    u_json_key(j, "note");
+    u_json_str(j, e->note);
+    u_json_key(j, "signals");
+    u_json_arr(j);
     for (size_t c = 0; c < nc; c++) {
         int var = all_vars ? (int)c : e->vars[c];
-        fprintf(o, "%s{\"name\":", c ? "," : "");
-        ex_hstr(o, t->vars[var].name);
-        fputs(",\"values\":[", o);
-        for (size_t i = 0; i < t->nsteps; i++) {
-            if (i)
-                fputc(',', o);
-            ex_html_value(o, t, var, i);
-        }
-        fputs("]}", o);
+        u_json_obj(j);
+        u_json_key(j, "name");
+        u_json_str(j, t->vars[var].name);
+        u_json_key(j, "values");
+        u_json_arr(j);
+        for (size_t i = 0; i < t->nsteps; i++)
+            ex_html_value(j, t, var, i);
+        u_json_end(j);
+        u_json_end(j);
     }
-    fputs("],\"dots\":[", o);
+    u_json_end(j);
+    u_json_key(j, "dots");
+    u_json_arr(j);
     for (size_t d = 0; d < e->ndots; d++) {
         size_t row = 0;
         for (size_t c = 0; c < nc; c++)
             if ((all_vars ? (int)c : e->vars[c]) == e->dots[d].var)
                 row = c;
         int x = e->exact_ran ? e->dots[d].exact : -1;
-        fprintf(o, "%s{\"step\":%zu,\"signal\":%zu,\"exact\":%s}", d ? "," : "", e->dots[d].step,
-                row,
-                x == 1   ? "true"
-                : x == 0 ? "false"
-                         : "null");
+        u_json_obj(j);
+        u_json_key(j, "step");
+        u_json_uint(j, e->dots[d].step);
+        u_json_key(j, "signal");
+        u_json_uint(j, row);
+        u_json_key(j, "exact");
+        if (x < 0)
+            u_json_null(j);
+        else
+            u_json_bool(j, x == 1);
+        u_json_end(j);
     }
-    fputs("]}", o);
+    u_json_end(j);
+    u_json_end(j);
 }
 
 void ex_render_html(FILE *o, const ex_trace *const *traces, const ex_explanation *const *ex,
@@ -256,14 +258,16 @@ void ex_render_html(FILE *o, const ex_trace *const *traces, const ex_explanation
     fputs(ex_css, o);
     fputs("</style></head>\n<body>\n<h1>pancause explain: red dots on the counterexample</h1>\n"
           "<div id=\"views\"></div>\n<pre id=\"ex-summary\" hidden></pre>\n"
-          "<script type=\"application/json\" id=\"ex-data\">[",
+          "<script type=\"application/json\" id=\"ex-data\">",
           o);
-    for (size_t i = 0; i < n; i++) {
-        if (i)
-            fputc(',', o);
-        ex_html_view(o, traces[i], ex[i], all_vars);
-    }
-    fputs("]</script>\n<script>\n", o);
+    u_json j;
+    u_json_init(&j, o, 0);
+    j.script = true;
+    u_json_arr(&j);
+    for (size_t i = 0; i < n; i++)
+        ex_html_view(&j, traces[i], ex[i], all_vars);
+    u_json_end(&j);
+    fputs("</script>\n<script>\n", o);
     fputs(ex_js, o);
     fputs("</script>\n</body></html>\n", o);
 }

@@ -25,61 +25,27 @@ void ex_ltl_free(ex_ltl *l)
         free(l->props[i].text);
     }
     free(l->n);
-    free(l->hash);
+    u_intern_free(&l->nodes);
     memset(l, 0, sizeof *l);
 }
 
-static size_t ex_node_hash(ex_lop op, int a, int b, int prop)
-{
-    size_t h = (size_t)op * 0x9E3779B97F4A7C15ull;
-    h ^= (size_t)(a + 2) * 0xC2B2AE3D27D4EB4Full + (h << 6);
-    h ^= (size_t)(b + 2) * 0x165667B19E3779F9ull + (h >> 3);
-    h ^= (size_t)(prop + 2) * 0x27D4EB2F165667C5ull;
-    return h;
-}
-
-static int ex_ltl_rehash(ex_ltl *l)
-{
-    size_t cap = l->hcap ? l->hcap * 2 : 64;
-    int *h = malloc(cap * sizeof *h);
-    if (!h)
-        return -1;
-    free(l->hash);
-    l->hash = h;
-    l->hcap = cap;
-    for (size_t i = 0; i < l->hcap; i++)
-        l->hash[i] = -1;
-    for (size_t id = 0; id < l->len; id++) {
-        const ex_lnode *n = &l->n[id];
-        size_t h = ex_node_hash(n->op, n->a, n->b, n->prop) & (l->hcap - 1);
-        while (l->hash[h] >= 0)
-            h = (h + 1) & (l->hcap - 1);
-        l->hash[h] = (int)id;
-    }
-    return 0;
-}
-
 /* The node (op, a, b, prop), made if new; -1 when out of memory (then
- * l->oom stays set and every later call fails too). */
+ * l->oom stays set and every later call fails too).  util's u_intern gives
+ * dense ids in order of creation: exactly the node ids, children first. */
 static int ex_ltl_intern(ex_ltl *l, ex_lop op, int a, int b, int prop)
 {
-    if (l->oom || ((l->len + 1) * 2 > l->hcap && ex_ltl_rehash(l))) {
+    if (l->oom)
+        return -1;
+    ex_lnode key = {op, a, b, prop};
+    bool fresh;
+    uint32_t id = u_intern_put(&l->nodes, &key, sizeof key, &fresh);
+    if (id == U_INVALID || (fresh && U_GROW(l->n, l->cap, l->len))) {
         l->oom = 1;
         return -1;
     }
-    size_t h = ex_node_hash(op, a, b, prop) & (l->hcap - 1);
-    for (; l->hash[h] >= 0; h = (h + 1) & (l->hcap - 1)) {
-        const ex_lnode *n = &l->n[l->hash[h]];
-        if (n->op == op && n->a == a && n->b == b && n->prop == prop)
-            return l->hash[h];
-    }
-    if (U_GROW(l->n, l->cap, l->len)) {
-        l->oom = 1;
-        return -1;
-    }
-    l->n[l->len] = (ex_lnode){op, a, b, prop};
-    l->hash[h] = (int)l->len;
-    return (int)l->len++;
+    if (fresh)
+        l->n[l->len++] = key;
+    return (int)id;
 }
 
 int ex_ltl_mk(ex_ltl *l, ex_lop op, int a, int b)

@@ -13,6 +13,7 @@
 #define EX_LTL_H
 
 #include "ex_expr.h"
+#include "util.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -51,8 +52,7 @@ typedef struct {
 typedef struct {
     ex_lnode *n;
     size_t len, cap;
-    int *hash; /* open addressing over node ids, -1 empty */
-    size_t hcap;
+    u_intern nodes; /* (op, a, b, prop) -> node id: the hash-consing */
     ex_prop props[EX_MAX_PROPS];
     int nprops;
     int oom; /* sticky: a node could not be made; every result since is -1 */

@@ -47,9 +47,8 @@ typedef struct {
     int * compl ;   /* closure index of the complementary literal, -1 */
     ex_tnode *done; /* completed states */
     int ndone, capdone;
-    int *dhash; /* completed states by (old, next) */
-    size_t dhcap;
-    int oom; /* sticky: an allocation failed */
+    u_intern dones; /* completed states by (old, next) */
+    int oom;        /* sticky: an allocation failed */
 } ex_tab;
 
 #define NEWS(t, n)  ((n)->bits)
@@ -142,52 +141,27 @@ static int ex_closure(ex_tab *t, int f)
     return 0;
 }
 
-static size_t ex_done_hash(const ex_tab *t, const uint64_t *old)
-{
-    size_t h = 1469598103934665603ull;
-    for (size_t i = 0; i < 2 * t->w; i++)
-        h = (h ^ old[i]) * 1099511628211ull;
-    return h;
-}
-
-static int ex_dhash_grow(ex_tab *t)
-{
-    size_t cap = t->dhcap ? t->dhcap * 2 : 256;
-    int *h = ex_zalloc(t, cap * sizeof(int));
-    if (!h)
-        return -1;
-    free(t->dhash);
-    t->dhash = h;
-    t->dhcap = cap;
-    for (size_t i = 0; i < t->dhcap; i++)
-        t->dhash[i] = -1;
-    for (int d = 0; d < t->ndone; d++) {
-        size_t h = ex_done_hash(t, OLDS(t, &t->done[d])) & (t->dhcap - 1);
-        while (t->dhash[h] >= 0)
-            h = (h + 1) & (t->dhcap - 1);
-        t->dhash[h] = d;
-    }
-    return 0;
-}
-
 /* Either merges nd into an equal completed state or completes it; returns
- * the id of a new completed state (whose successor must be expanded) or -1. */
+ * the id of a new completed state (whose successor must be expanded) or -1.
+ * Completed states are interned by their (old, next) bits, which lie back
+ * to back: util's u_intern numbers them densely, as done[] is. */
 static int ex_complete(ex_tab *t, ex_tnode *nd)
 {
-    if ((size_t)(t->ndone + 1) * 2 > t->dhcap && ex_dhash_grow(t)) {
+    bool fresh;
+    uint32_t id = t->oom
+                      ? U_INVALID
+                      : u_intern_put(&t->dones, OLDS(t, nd), 2 * t->w * sizeof(uint64_t), &fresh);
+    if (id == U_INVALID) {
+        t->oom = 1;
         ex_tnode_free(nd);
         return -1;
     }
-    const uint64_t *key = OLDS(t, nd); /* old and next are contiguous */
-    size_t h = ex_done_hash(t, key) & (t->dhcap - 1);
-    for (; t->dhash[h] >= 0; h = (h + 1) & (t->dhcap - 1)) {
-        ex_tnode *d = &t->done[t->dhash[h]];
-        if (memcmp(OLDS(t, d), key, 2 * t->w * sizeof(uint64_t)) == 0) {
-            for (int i = 0; i < nd->inc.n; i++)
-                ex_push(t, &d->inc, nd->inc.v[i]);
-            ex_tnode_free(nd);
-            return -1;
-        }
+    if (!fresh) {
+        ex_tnode *d = &t->done[id];
+        for (int i = 0; i < nd->inc.n; i++)
+            ex_push(t, &d->inc, nd->inc.v[i]);
+        ex_tnode_free(nd);
+        return -1;
     }
     if (t->ndone == t->capdone) {
         int cap = t->capdone ? t->capdone * 2 : 64;
@@ -201,7 +175,6 @@ static int ex_complete(ex_tab *t, ex_tnode *nd)
         t->capdone = cap;
     }
     t->done[t->ndone] = *nd;
-    t->dhash[h] = t->ndone;
     return t->ndone++;
 }
 
@@ -539,7 +512,7 @@ int ex_nba_build(const ex_ltl *l, int f, int max_states, ex_nba *a)
     for (int d = 0; d < t.ndone; d++)
         ex_tnode_free(&t.done[d]);
     free(t.done);
-    free(t.dhash);
+    u_intern_free(&t.dones);
     free(t.idx_of);
     free(t.node_of);
     free(t.compl );

@@ -36,7 +36,9 @@ check() {
     browse dump-dom "$page" >"$work/$name.dom"
     python3 - "$work/$name.dom" "$json" "$name" <<'PY'
 import html, json, re, sys
-dom, want, name = open(sys.argv[1]).read(), [json.loads(l) for l in open(sys.argv[2])], sys.argv[3]
+dom, name = open(sys.argv[1]).read(), sys.argv[3]
+# one JSON record per specification; the page has a view per explained one
+want = [r for r in map(json.loads, open(sys.argv[2])) if r["status"].startswith("fails")]
 m = re.search(r'<pre id="ex-summary"[^>]*>(.*?)</pre>', dom, re.S)
 if not m:
     sys.exit(f"{name}: no summary in the DOM (script did not run?)")
@@ -71,7 +73,7 @@ check live "$work/live.html" "$work/live.json"
 check nusmv "$work/smv.html" "$work/smv.json"
 
 # a page without dots must fail the check: the test can tell
-sed 's/"dots":\[[^]]*\]/"dots":[]/g' "$work/live.html" >"$work/nodots.html"
+sed -E 's/"dots": ?\[[^]]*\]/"dots": []/g' "$work/live.html" >"$work/nodots.html"
 before=$fail
 check nodots "$work/nodots.html" "$work/live.json" >/dev/null 2>&1
 if [ "$fail" -gt "$before" ]; then fail=$before; ok; else bad "a page without dots passed the check"; fi

@@ -106,8 +106,8 @@ START_TEST(html_embeds_escaped_data)
     ck_assert_ptr_nonnull(strstr(h, "<script type=\"application/json\" id=\"ex-data\">"));
     ck_assert_ptr_nonnull(strstr(h, "\\u003c/script\\u003e"));
     ck_assert_ptr_null(strstr(h, "</script><b>"));
-    ck_assert_ptr_nonnull(strstr(h, "\"dots\":[{\"step\":1,\"signal\":0,\"exact\":null}]"));
-    ck_assert_ptr_nonnull(strstr(h, "\"values\":[1,0]"));
+    ck_assert_ptr_nonnull(strstr(h, "\"dots\": [{\"step\": 1, \"signal\": 0, \"exact\": null}]"));
+    ck_assert_ptr_nonnull(strstr(h, "\"values\": [1, 0]"));
     free(h);
     ex_explanation_free(&e);
     ex_trace_free(&t);
