@@ -148,10 +148,15 @@ typedef struct {
     const char *truncated_phase; /* which: "history search", "orders", "AC2(2) and causes" */
     double max_orders;           /* the most orders of one minimal bad multiset that was too many to
                                     list (0: none was) */
-    bool oom;                    /* out of memory during the analysis */
-    uint8_t *sf;                 /* per recorded state: the derived flags (claim-closed BAD, DOOM),
-                                    kept for the witness-run search of trails */
+
+    bool oom;          /* out of memory during the analysis */
+    double seconds[3]; /* wall time of the phases: CC_T_DERIVE, CC_T_HISTORIES,
+                          CC_T_CAUSES (orders, AC2(2), OC1, assembly) */
+    uint8_t *sf;       /* per recorded state: the derived flags (claim-closed BAD, DOOM),
+                          kept for the witness-run search of trails */
 } cc_result;
+
+enum { CC_T_DERIVE, CC_T_HISTORIES, CC_T_CAUSES };
 
 cc_result *cc_analyse(cc_graph *g, size_t nevents, const cc_options *o);
 void cc_result_free(cc_result *r);

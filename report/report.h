@@ -32,7 +32,8 @@ typedef struct {
     size_t nwhy;
     bool ac2;
     double seconds, peak_mb;
-    double graph_mb; /* the recorded graph (cc_graph_bytes) */
+    double search_seconds; /* pan's search with the recording, up to the analysis */
+    double graph_mb;       /* the recorded graph (cc_graph_bytes) */
     double states, transitions;
     const char *model;
     const char *hazard; /* the first violation pan reported, or NULL */

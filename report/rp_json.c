@@ -259,6 +259,17 @@ int rp_json(FILE *f, const rp_in *in)
     u_json_num(&j, "%.0f", run->transitions);
     u_json_key(&j, "seconds");
     u_json_num(&j, "%.3f", run->seconds);
+    u_json_key(&j, "phase_seconds");
+    u_json_obj(&j);
+    u_json_key(&j, "search");
+    u_json_num(&j, "%.3f", run->search_seconds);
+    u_json_key(&j, "derive");
+    u_json_num(&j, "%.3f", r->seconds[CC_T_DERIVE]);
+    u_json_key(&j, "histories");
+    u_json_num(&j, "%.3f", r->seconds[CC_T_HISTORIES]);
+    u_json_key(&j, "causes");
+    u_json_num(&j, "%.3f", r->seconds[CC_T_CAUSES]);
+    u_json_end(&j);
     u_json_key(&j, "peak_mb");
     u_json_num(&j, "%.1f", run->peak_mb);
     u_json_key(&j, "graph_mb");

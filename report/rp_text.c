@@ -207,5 +207,10 @@ int rp_text(FILE *f, const rp_in *cin, bool unicode)
             "%.1f MB (recorded graph %.1f MB, analysis %.1f MB)\n",
             run->states, run->transitions, r->explored, run->seconds, run->peak_mb, run->graph_mb,
             (double)r->bytes / (1 << 20));
+    fprintf(f,
+            "  time: pan's search and recording %.2f s; analysis: derive %.2f s, histories %.2f s, "
+            "orders, AC2(2) and causes %.2f s\n",
+            run->search_seconds, r->seconds[CC_T_DERIVE], r->seconds[CC_T_HISTORIES],
+            r->seconds[CC_T_CAUSES]);
     return ferror(f) ? -1 : 0;
 }

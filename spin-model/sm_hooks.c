@@ -718,11 +718,12 @@ static char **lane_names(void)
     return l;
 }
 
-static int report(const cc_result *r, char **names)
+static int report(const cc_result *r, char **names, double search_seconds)
 {
     rp_run out = {.search = run.search == SMH_BFS ? "bfs" : "dfs",
                   .ac2 = run.cfg.ac2,
                   .seconds = now_seconds() - run.cfg.start,
+                  .search_seconds = search_seconds,
                   .peak_mb = peak_mb(),
                   .graph_mb = (double)cc_graph_bytes(rec.g) / (1 << 20),
                   .states = rec.states,
@@ -810,8 +811,9 @@ void smh_exit(int *status)
                     .search_budget = budget(),
                     .progress = stdout,
                     .names = (const char *const *)names};
+    double searched = now_seconds() - run.cfg.start;
     cc_result *r = names ? cc_analyse(rec.g, run.nev, &o) : NULL;
-    if (!r || report(r, names))
+    if (!r || report(r, names, searched))
         *status = 1;
     if (!r)
         fprintf(stderr, "pancause: out of memory in the causality analysis\n");
