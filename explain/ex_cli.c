@@ -139,8 +139,8 @@ static void ex_print(const ex_cli *c, const ex_trace *t, const ex_explanation *e
 {
     if (c->json)
         ex_render_json(stdout, t, e);
-    else
-        ex_render_table(stdout, t, e, isatty(1) && !getenv("NO_COLOR"), c->all_vars);
+    else if (ex_render_table(stdout, t, e, isatty(1) && !getenv("NO_COLOR"), c->all_vars))
+        fputs("pancause explain: out of memory while printing the table\n", stderr);
 }
 
 /* Tells why there is nothing to explain; returns the exit status. */
@@ -241,6 +241,11 @@ static int ex_run_nusmv(const ex_cli *c)
     const ex_explanation **ep = calloc(n + 1, sizeof *ep);
     size_t shown = 0;
     int bad = 0;
+    if (!ex || !tp || !ep) {
+        fprintf(stderr, "pancause explain: out of memory\n");
+        n = 0;
+        bad = 1;
+    }
     for (size_t i = 0; i < n; i++) {
         char where[512];
         snprintf(where, sizeof where, "%s:%d: ", c->nusmv, cx[i].line);

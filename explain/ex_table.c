@@ -52,15 +52,18 @@ static void ex_header(FILE *o, const ex_explanation *e, size_t lasso_len, size_t
         fprintf(o, "note: %s\n", e->note);
 }
 
-void ex_render_table(FILE *o, const ex_trace *t, const ex_explanation *e, int color, int all_vars)
+int ex_render_table(FILE *o, const ex_trace *t, const ex_explanation *e, int color, int all_vars)
 {
     size_t lasso_len = ex_trace_lasso_len(t);
     ex_header(o, e, lasso_len, t->nsteps);
     size_t nc = all_vars ? t->nvars : e->nvars;
     int *cols = malloc((nc + 1) * sizeof *cols);
     size_t *width = calloc(nc + 1, sizeof *width);
-    if (!cols || !width)
-        abort();
+    if (!cols || !width) {
+        free(cols);
+        free(width);
+        return -1;
+    }
     char buf[128];
     for (size_t c = 0; c < nc; c++) {
         cols[c] = all_vars ? (int)c : e->vars[c];
@@ -103,8 +106,9 @@ void ex_render_table(FILE *o, const ex_trace *t, const ex_explanation *e, int co
     }
     fprintf(o, "\n%s cause (red dot)", ex_mark(-1, color));
     if (e->exact_ran)
-        fprintf(o, ", exact: %s over-approximation (not a cause), ? undecided", ex_mark(0, color));
+        fputs(", exact mode: ? undecided (the search budget ran out)", o);
     fputc('\n', o);
     free(cols);
     free(width);
+    return 0;
 }

@@ -119,7 +119,8 @@ void ex_nusmv_free(ex_smv_cex *c, size_t n);
 
 /* Table: one row per step.  color: ANSI red dots; else a '*' marks a dot.
  * all_vars: every trace variable, not only the formula's. */
-void ex_render_table(FILE *o, const ex_trace *t, const ex_explanation *e, int color, int all_vars);
+/* 0, or -1 when out of memory. */
+int ex_render_table(FILE *o, const ex_trace *t, const ex_explanation *e, int color, int all_vars);
 /* One JSON line per explanation, for every specification (README Output). */
 void ex_render_json(FILE *o, const ex_trace *t, const ex_explanation *e);
 /* Self-contained HTML page with one waveform view per explanation. */
