@@ -243,10 +243,9 @@ static int ex_run_nusmv(const ex_cli *c)
     int bad = 0;
     if (!ex || !tp || !ep) {
         fprintf(stderr, "pancause explain: out of memory\n");
-        n = 0;
         bad = 1;
     }
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < n && !bad; i++) {
         char where[512];
         snprintf(where, sizeof where, "%s:%d: ", c->nusmv, cx[i].line);
         if (cx[i].skip) {
