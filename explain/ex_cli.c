@@ -241,11 +241,12 @@ static int ex_run_nusmv(const ex_cli *c)
     const ex_explanation **ep = calloc(n + 1, sizeof *ep);
     size_t shown = 0;
     int bad = 0;
-    if (!ex || !tp || !ep) {
+    int oom = !ex || !tp || !ep;
+    if (oom) {
         fprintf(stderr, "pancause explain: out of memory\n");
         bad = 1;
     }
-    for (size_t i = 0; i < n && !bad; i++) {
+    for (size_t i = 0; i < n && !oom; i++) {
         char where[512];
         snprintf(where, sizeof where, "%s:%d: ", c->nusmv, cx[i].line);
         if (cx[i].skip) {
