@@ -148,6 +148,9 @@ typedef struct {
     const char *truncated_phase; /* which: "history search", "orders", "AC2(2) and causes" */
     double max_orders;           /* the most orders of one minimal bad multiset that was too many to
                                     list (0: none was) */
+    size_t ac22_cut;             /* causes whose non-occurrence search used up its share of the
+                                    budget: their events and orders are complete, their
+                                    non-occurrences undecided (cc_cause.ac22_incomplete) */
 
     bool oom;          /* out of memory during the analysis */
     double seconds[3]; /* wall time of the phases: CC_T_DERIVE, CC_T_HISTORIES,

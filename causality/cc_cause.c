@@ -630,17 +630,43 @@ static int layout(asm_t *s, sg_ms m)
     return s->best ? 0 : -1;
 }
 
-/* The causes of one minimal bad multiset m. */
-static int causes_of(cc_ctx *c, sg_ms m, size_t nevents, size_t *cap)
+/* The AC2(2) pass over m's orders with a share of what is left of the phase's
+ * budget.  A pass that uses up its share is replaced by the pass without extras
+ * (orders, counts and OC1 only, as --no-ac2): the cause is still reported, its
+ * non-occurrences marked undecided, and the other multisets get their turn. */
+static int pass_with_share(cc_ctx *c, const cc_oaut *a, size_t nevents, size_t left, cc_pass *p,
+                           bool *cut)
+{
+    *cut = false;
+    if (!c->o->ac2)
+        return cc_ac22_pass(c, a, nevents, false, p);
+    size_t room = c->budget > c->ticks ? c->budget - c->ticks : 0;
+    c->soft = c->budget == SIZE_MAX ? 0 : c->ticks + room / (left ? left : 1) + 1;
+    c->soft_hit = false;
+    int rc = cc_ac22_pass(c, a, nevents, true, p);
+    c->soft = 0;
+    if (c->soft_hit) {
+        cc_pass_free(p);
+        *cut = true;
+        c->soft_hit = false;
+        rc = cc_ac22_pass(c, a, nevents, false, p);
+    }
+    return rc;
+}
+
+/* The causes of one minimal bad multiset m; `left` multisets (m included) are
+ * still to do. */
+static int causes_of(cc_ctx *c, sg_ms m, size_t nevents, size_t *cap, size_t left)
 {
     cc_oaut a;
     cc_pass p = {0};
     asm_t s = {.c = c, .nevents = nevents, .n = sg_ms_size(c->sg, m), .a = &a, .p = &p};
     int rc = cc_oaut_build(c, m, &a);
-    bool partial = rc == 1;
+    bool partial = rc == 1, cut = false;
     if (!rc)
-        rc = cc_ac22_pass(c, &a, nevents, c->o->ac2, &p);
-    partial |= rc == 1;
+        rc = pass_with_share(c, &a, nevents, left, &p, &cut);
+    partial |= rc == 1 || cut;
+    size_t before = c->r->ncauses;
     if (rc == 1)
         rc = 0; /* the budget ran out: the causes of the part the pass covered */
     if (!rc && p.n)
@@ -655,6 +681,8 @@ static int causes_of(cc_ctx *c, sg_ms m, size_t nevents, size_t *cap)
     for (size_t i = 0; i < s.ng && !rc; i++)
         if (s.g[i].witness && !(rc = add_cause(c->r, cap)))
             rc = build_cause(&s, &s.g[i], partial, &c->r->causes[c->r->ncauses++]);
+    if (cut)
+        c->r->ac22_cut += c->r->ncauses - before;
     free_groups(s.g, s.ng);
     free(s.off);
     free(s.types);
@@ -721,7 +749,7 @@ int cc_assemble(cc_ctx *c, size_t nevents)
     }
     cc_phase(c, "AC2(2) and causes");
     for (size_t i = 0; i < k && !rc; i++)
-        rc = causes_of(c, ms[i], nevents, &cap);
+        rc = causes_of(c, ms[i], nevents, &cap, k - i);
     free(ms);
     if (!rc && c->r->ncauses > 1) {
         sort_names = c->o->names;

@@ -255,6 +255,10 @@ void cc_phase(cc_ctx *c, const char *name)
 bool cc_tick(cc_ctx *c, size_t level)
 {
     c->r->explored++;
+    if (c->soft && c->ticks + 1 > c->soft) {
+        c->soft_hit = true;
+        return false;
+    }
     if (++c->ticks > c->budget) {
         if (!c->r->truncated)
             c->r->truncated_phase = c->phase;

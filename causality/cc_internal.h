@@ -71,7 +71,10 @@ typedef struct {
     cc_result *r;
     const char *phase; /* the phase running now, for progress and budget reports */
     size_t ticks;      /* nodes the phase has explored */
-    uint32_t *heads;   /* cc_heads(): one word per state and the sink */
+    size_t soft;       /* nonzero: a share of the budget for one pass (cc_cause.c): ticks
+                          beyond it stop that pass only (soft_hit), not the phase */
+    bool soft_hit;
+    uint32_t *heads; /* cc_heads(): one word per state and the sink */
 } cc_ctx;
 
 /* A per-state word array (states 0 .. n-1 and the sink n), all CC_NONE between its

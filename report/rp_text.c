@@ -94,7 +94,7 @@ static void text_cause(FILE *f, size_t i, const rp_in *in, bool unicode)
                 "of its orders)\n",
                 c->nambiguous < 1e15 ? 15 : 3, c->nambiguous);
     if (c->ac22_incomplete)
-        fputs("    note: the non-occurrence search hit its budget (may be incomplete)\n", f);
+        fputs("    note: non-occurrences not decided (the AC2(2) search hit its budget)\n", f);
     text_trails(f, i, c, in);
 }
 

@@ -699,6 +699,15 @@ static void incomplete_reasons(const cc_result *r, rp_run *out)
                  r->truncated_phase ? r->truncated_phase : "history search");
     if (r && r->truncated)
         out->why[n++] = budget_why;
+    static char cut_why[200];
+    if (r && r->ac22_cut) {
+        snprintf(cut_why, sizeof cut_why,
+                 "the non-occurrence search (AC2(2)) used up its share of --budget for %zu "
+                 "cause(s): their events and orders are complete, their non-occurrences "
+                 "undecided",
+                 r->ac22_cut);
+        out->why[n++] = cut_why;
+    }
     out->nwhy = n;
 }
 
