@@ -126,7 +126,8 @@ static size_t ex_candidates(const ex_pdot *pd, size_t npd, const uint64_t *path,
     *out = malloc(cap * sizeof **out);
     if (!*out)
         abort();
-    memcpy(*out, pd, npd * sizeof *pd);
+    if (npd) /* pd is NULL when Algorithm 6 found no dot */
+        memcpy(*out, pd, npd * sizeof *pd);
     n = npd;
     size_t d = 0;
     for (size_t i = 0; i < len; i++)
@@ -275,7 +276,8 @@ int ex_explain(ex_trace *t, const char *formula, int dialect, const ex_options *
     int root = ex_ltl_parse(&l, formula, dialect, perr, sizeof perr);
     if (root < 0 || ex_bind(&l, t, dialect == EX_DIALECT_SMV, &b, perr, sizeof perr) != 0) {
         ex_ltl_free(&l);
-        return ex_fail(err, errlen, "formula '%s': %s", formula, perr);
+        return ex_fail(err, errlen, "formula '%.100s%s': %s", formula,
+                       strlen(formula) > 100 ? "..." : "", perr);
     }
     out->formula = strdup(formula);
     ex_record_vars(out, &l, &b);
