@@ -5,11 +5,13 @@
 # the HTML checks), builds with -Werror, then runs: the Check unit tests, the same
 # under AddressSanitizer + UBSan, the format check, the railway case end to end (DFS
 # and BFS, with and without AC2(2)), the bad-input tests, the differential test
-# against the brute-force oracle, and the explain end-to-end tests.  Prints one
-# closing line "N passed, M failed" over all suites and exits non-zero on any failure.
+# against the brute-force oracle, the explain end-to-end tests, and every libFuzzer
+# harness for a short while (fuzz/smoke.sh, which installs clang when missing).
+# Prints one closing line "N passed, M failed" over all suites and exits non-zero on
+# any failure.
 #
 # Environment: ORACLE_MODELS (default 250) models for the oracle comparison;
-# ORACLE_SEED (default 1).
+# ORACLE_SEED (default 1); FUZZ_TIME (default 30) seconds per fuzzer.
 set -u
 cd "$(dirname "$0")"
 ROOT=$(pwd)
@@ -69,6 +71,7 @@ suite "oracle: ${ORACLE_MODELS:-250} random models, DFS and BFS" \
 if grep -q '^explain-e2e:' explain/explain.mk 2>/dev/null; then
     suite "explain end to end" make -s explain-e2e
 fi
+suite "fuzzers: ${FUZZ_TIME:-30} s each, no crash, leak or timeout" fuzz/smoke.sh "${FUZZ_TIME:-30}"
 
 echo
 [ $failed -eq 0 ] || echo "failed suites: ${failures[*]}"
