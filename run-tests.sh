@@ -66,6 +66,8 @@ suite "limits: depth, memory, budget end with causes so far" bash spin-model/tes
 suite "state identity: pan's table, siblings, fingerprints agree" bash spin-model/tests/identity.sh
 suite "partial order reduction keeps the causes (but AC2(2))" bash spin-model/tests/por.sh
 suite "fault trees, trails, HTML report" bash report/tests/e2e_report.sh
+suite "output paths: devices and links in place, checked before the search" \
+    bash report/tests/e2e_outputs.sh
 suite "oracle: ${ORACLE_MODELS:-250} random models, DFS and BFS" \
     cases/oracle/run.sh "${ORACLE_MODELS:-250}" "${ORACLE_SEED:-1}"
 if grep -q '^explain-e2e:' explain/explain.mk 2>/dev/null; then

@@ -271,5 +271,10 @@ int ex_main(int argc, char **argv)
     int rc = ex_parse_args(argc, argv, &c);
     if (rc != 0)
         return rc;
+    u_err err = {{0}}; /* before spin's replay, which can be long */
+    if (c.html && u_check_output(c.html, &err)) {
+        fprintf(stderr, "pancause explain: --html %s\n", err.msg);
+        return 1;
+    }
     return c.model ? ex_run_spin(&c) : ex_run_nusmv(&c);
 }
