@@ -9,7 +9,8 @@
 #     builds ./pan from SPIN's generated pan.c plus the library
 #     (spin-model/pan.mk says how).
 # `make SAN=1 ...` builds everything with AddressSanitizer and UBSan into
-# build-san/ so that sanitized and plain objects never mix.
+# build-san/ so that sanitized and plain objects never mix; `make fuzz` builds
+# the libFuzzer harnesses into build-fuzz/ (fuzz/fuzz.mk).
 
 ROOT := $(patsubst %/,%,$(dir $(abspath $(lastword $(MAKEFILE_LIST)))))
 CC ?= cc
@@ -63,13 +64,14 @@ check: $(TEST_BINS)
 
 -include $(LIB_OBJS:.o=.d)
 -include $(foreach m,$(MODULES),$(wildcard $(ROOT)/$(m)/*.mk))
+-include $(ROOT)/fuzz/fuzz.mk
 
 # Module .mk files append their programs (bin/...) to PROGRAMS.
 .PHONY: programs
 programs: $(PROGRAMS)
 
 clean:
-	rm -rf $(ROOT)/build $(ROOT)/build-san $(ROOT)/bin
+	rm -rf $(ROOT)/build $(ROOT)/build-san $(ROOT)/build-fuzz $(ROOT)/bin
 
 CSRC_ALL = $(shell cd $(ROOT) && git ls-files '*.c' '*.h' '*.inc')
 format:

@@ -5,11 +5,14 @@
 # the HTML checks), builds with -Werror, then runs: the Check unit tests, the same
 # under AddressSanitizer + UBSan, the format check, the railway case end to end (DFS
 # and BFS, with and without AC2(2)), the bad-input tests, the differential test
-# against the brute-force oracle, and the explain end-to-end tests.  Prints one
-# closing line "N passed, M failed" over all suites and exits non-zero on any failure.
+# against the brute-force oracle, the explain end-to-end tests, and every libFuzzer
+# harness for a short while (fuzz/smoke.sh, which installs clang when missing).
+# Prints one closing line "N passed, M failed" over all suites and exits non-zero on
+# any failure.
 #
 # Environment: ORACLE_MODELS (default 250) models for the oracle comparison;
-# ORACLE_SEED (default 1).
+# ORACLE_SEED (default 1, also the explain oracle's seed); EXPLAIN_CASES (default
+# 1000) cases for the explain oracle; FUZZ_TIME (default 30) seconds per fuzzer.
 set -u
 cd "$(dirname "$0")"
 ROOT=$(pwd)
@@ -64,11 +67,16 @@ suite "limits: depth, memory, budget end with causes so far" bash spin-model/tes
 suite "state identity: pan's table, siblings, fingerprints agree" bash spin-model/tests/identity.sh
 suite "partial order reduction keeps the causes (but AC2(2))" bash spin-model/tests/por.sh
 suite "fault trees, trails, HTML report" bash report/tests/e2e_report.sh
+suite "output paths: devices and links in place, checked before the search" \
+    bash report/tests/e2e_outputs.sh
 suite "oracle: ${ORACLE_MODELS:-250} random models, DFS and BFS" \
     cases/oracle/run.sh "${ORACLE_MODELS:-250}" "${ORACLE_SEED:-1}"
 if grep -q '^explain-e2e:' explain/explain.mk 2>/dev/null; then
     suite "explain end to end" make -s explain-e2e
 fi
+suite "explain oracle: ${EXPLAIN_CASES:-1000} random formulas and traces against Definitions 1-4" \
+    sh cases/explain-oracle/run.sh "${EXPLAIN_CASES:-1000}" "${ORACLE_SEED:-1}"
+suite "fuzzers: ${FUZZ_TIME:-30} s each, no crash, leak or timeout" fuzz/smoke.sh "${FUZZ_TIME:-30}"
 
 echo
 [ $failed -eq 0 ] || echo "failed suites: ${failures[*]}"

@@ -249,7 +249,28 @@ static int ex_run_nusmv(const ex_cli *c)
     for (size_t i = 0; i < n && !oom; i++) {
         char where[512];
         snprintf(where, sizeof where, "%s:%d: ", c->nusmv, cx[i].line);
+        if (cx[i].holds) {
+            ex_explanation h = {.formula = cx[i].formula,
+                                .result = EX_RESULT_HOLDS,
+                                .first_failure = -1,
+                                .first_shown = -1,
+                                .loop_start = -1};
+            if (c->json)
+                ex_render_json(stdout, &cx[i].trace, &h);
+            else
+                fprintf(stderr, "pancause explain: %s'%s' is true (NuSMV): nothing to explain\n",
+                        where, cx[i].formula);
+            continue;
+        }
         if (cx[i].skip) {
+            ex_explanation s = {.formula = cx[i].formula,
+                                .result = EX_RESULT_SKIPPED,
+                                .first_failure = -1,
+                                .first_shown = -1,
+                                .loop_start = -1};
+            snprintf(s.note, sizeof s.note, "%s", cx[i].skip);
+            if (c->json)
+                ex_render_json(stdout, &cx[i].trace, &s);
             fprintf(stderr, "pancause explain: %sskipping '%s': %s\n", where, cx[i].formula,
                     cx[i].skip);
             continue;
@@ -274,7 +295,10 @@ static int ex_run_nusmv(const ex_cli *c)
         tp[shown] = &cx[i].trace;
         ep[shown++] = e;
     }
-    if (n == 0 && !bad)
+    size_t nfalse = 0;
+    for (size_t i = 0; i < n; i++)
+        nfalse += !cx[i].holds;
+    if (nfalse == 0 && !bad)
         fprintf(stderr, "pancause explain: %s: no false specification to explain\n", c->nusmv);
     if (c->html && shown && ex_write_html(c->html, tp, ep, shown, c->all_vars) != 0)
         bad = 1;
@@ -293,5 +317,10 @@ int ex_main(int argc, char **argv)
     int rc = ex_parse_args(argc, argv, &c);
     if (rc != 0)
         return rc;
+    u_err err = {{0}}; /* before spin's replay, which can be long */
+    if (c.html && u_check_output(c.html, &err)) {
+        fprintf(stderr, "pancause explain: --html %s\n", err.msg);
+        return 1;
+    }
     return c.model ? ex_run_spin(&c) : ex_run_nusmv(&c);
 }

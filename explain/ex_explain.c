@@ -366,7 +366,8 @@ int ex_explain(ex_trace *t, const char *formula, int dialect, const ex_options *
     int root = ex_ltl_parse(&l, formula, dialect, perr, sizeof perr);
     if (root < 0 || ex_bind(&l, t, dialect == EX_DIALECT_SMV, &b, perr, sizeof perr) != 0) {
         ex_ltl_free(&l);
-        return fail(err, errlen, "formula '%s': %s", formula, perr);
+        return fail(err, errlen, "formula '%.100s%s': %s", formula,
+                    strlen(formula) > 100 ? "..." : "", perr);
     }
     job j = {.e = out, .o = o, .l = &l, .b = &b};
     j.w = (ex_word){b.letters, ex_trace_lasso_len(t), t->loop_start, 0, 0, 0};

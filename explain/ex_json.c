@@ -1,7 +1,7 @@
 /* ex_json: the machine-readable explanation, one line per specification so
  * that a NuSMV file with several gives JSON Lines whose i-th line belongs to
  * its i-th specification (explain/README.md, Output):
- *   {"formula": F, "status": "fails"|"fails-infinitely"|"holds"|"unknown",
+ *   {"formula": F, "status": "fails"|"fails-infinitely"|"holds"|"unknown"|"skipped",
  *    "holds": bool, "first_failure": k|null, "loop_start": j|null,
  *    "dots": [{"step": i, "variable": "name", "exact": true|false|null}],
  *    "note": "..."}
@@ -19,6 +19,8 @@ static const char *status_name(ex_result r)
         return "fails-infinitely";
     case EX_RESULT_HOLDS:
         return "holds";
+    case EX_RESULT_SKIPPED:
+        return "skipped";
     case EX_RESULT_UNKNOWN:
         break;
     }

@@ -91,7 +91,12 @@ int ex_ltl_polarity(const ex_ltl *l, int f, const signed char *consts, uint64_t 
 /* Parsing.  Dialect SPIN: [] <> X U W V ! && || -> <-> and SPIN's words,
  * Promela expressions as propositions.  Dialect SMV: G F X U V ! & | -> <->
  * xor xnor, SMV expressions (= for equality, mod).  Returns the root or -1
- * with a message "column N: ..." in err. */
+ * with a message "column N: ..." in err.  Text nested deeper than
+ * EX_LTL_MAX_DEPTH (the parse's recursion, the formula's tree, or a
+ * proposition's expression tree) is refused, so that every recursive pass
+ * over a parsed formula stays within that depth (ex_nnf_rec recurses once
+ * per level of the tree it rewrites); time is linear in the text. */
+#define EX_LTL_MAX_DEPTH 1000
 enum { EX_DIALECT_SPIN, EX_DIALECT_SMV };
 int ex_ltl_parse(ex_ltl *l, const char *text, int dialect, char *err, size_t errlen);
 

@@ -10,6 +10,12 @@
  * channel's printed contents become its length, len(c).  Both runs happen
  * in a private temporary directory because spin writes scratch files into
  * its working directory.
+ *
+ * Everything read here comes from a user's files (the model, the trail) or
+ * from spin's replay of them, so the readers take text of any length and
+ * content: the trail is checked line by line against pan's format before
+ * spin sees it (a bad line is FILE:LINE), names of any length are kept
+ * whole, lookups are hashed (linear time), and out of memory is an error.
  */
 #include "explain.h"
 
@@ -26,21 +32,25 @@
 
 /* ---- parsing --------------------------------------------------------------- */
 
-/* "P(0):y" -> "P[0]:y", ":init:(0):x" -> "init[0]:x"; copies otherwise. */
-static void ex_spin_name(const char *in, size_t len, char *out, size_t cap)
+/* "P(0):y" -> "P[0]:y", ":init:(0):x" -> "init[0]:x"; copies otherwise.
+ * Fresh memory, NULL when out of memory. */
+static char *spin_name(const char *in, size_t len)
 {
+    char *out = malloc(len + 1);
+    if (!out)
+        return NULL;
     size_t o = 0, i = 0;
     if (len >= 6 && strncmp(in, ":init:", 6) == 0) {
-        o = (size_t)snprintf(out, cap, "init");
+        memcpy(out, "init", 4); /* 4 written for 6 read: stays within len */
+        o = 4;
         i = 6;
     }
-    for (; i < len && o + 2 < cap; i++) {
+    for (; i < len; i++) {
         if (in[i] == '(') {
             size_t j = i + 1;
             while (j < len && isdigit((unsigned char)in[j]))
                 j++;
-            if (j > i + 1 && j + 1 < len && in[j] == ')' && in[j + 1] == ':' &&
-                o + (j - i) + 2 < cap) {
+            if (j > i + 1 && j + 1 < len && in[j] == ')' && in[j + 1] == ':') {
                 out[o++] = '[';
                 memcpy(out + o, in + i + 1, j - i - 1);
                 o += j - i - 1;
@@ -52,32 +62,41 @@ static void ex_spin_name(const char *in, size_t len, char *out, size_t cap)
         out[o++] = in[i];
     }
     out[o] = 0;
+    return out;
 }
 
-static void ex_spin_value(ex_trace *t, const char *name, const char *val)
+/* Sets the named variable's value in the last step; -1 when out of memory. */
+static int set_value(ex_trace *t, const char *name, int64_t v)
+{
+    int var = ex_trace_var(t, name);
+    return var < 0 ? -1 : ex_trace_set(t, var, v);
+}
+
+/* A number as SPIN prints it, or the text as a symbol (mtype names; and a
+ * number too large to tell from a symbol's code stays its text). */
+static int spin_value(ex_trace *t, const char *name, const char *val)
 {
     char *end;
     errno = 0;
     long long v = strtoll(val, &end, 10);
-    int var = ex_trace_var(t, name);
-    if (end != val && *end == 0 && errno == 0)
-        ex_trace_set(t, var, v);
-    else
-        ex_trace_set(t, var, ex_trace_sym(t, val));
+    if (end != val && *end == 0 && errno == 0 && v < EX_SYM_BASE && v > -EX_SYM_BASE)
+        return set_value(t, name, v);
+    int64_t code = ex_trace_sym(t, val);
+    return code < 0 ? -1 : set_value(t, name, code);
 }
 
-/* "\t\tNAME = VALUE" or "\t\tqueue N (NAME): [m][m]" */
-static void ex_spin_value_line(ex_trace *t, char *line)
+/* "\t\tNAME = VALUE" or "\t\tqueue N (NAME): [m][m]"; other lines are
+ * ignored.  -1 when out of memory. */
+static int value_line(ex_trace *t, char *line)
 {
-    char name[512];
     char *s = line + 2;
+    s[strcspn(s, "\r\n")] = 0;
     if (strncmp(s, "queue ", 6) == 0) {
         char *lp = strchr(s, '('), *rp = strstr(s, "): ");
         if (!lp || !rp || rp < lp)
-            return;
-        char inner[480];
-        ex_spin_name(lp + 1, (size_t)(rp - lp - 1), inner, sizeof inner);
-        snprintf(name, sizeof name, "len(%s)", inner);
+            return 0;
+        char *inner = spin_name(lp + 1, (size_t)(rp - lp - 1));
+        char *name = inner ? u_fmt("len(%s)", inner) : NULL;
         long n = 0;
         int depth = 0;
         for (char *q = rp + 3; *q; q++) {
@@ -86,19 +105,21 @@ static void ex_spin_value_line(ex_trace *t, char *line)
             else if (*q == ']' && depth > 0)
                 depth--;
         }
-        ex_trace_set(t, ex_trace_var(t, name), n);
-        return;
+        int rc = name ? set_value(t, name, n) : -1;
+        free(inner);
+        free(name);
+        return rc;
     }
     char *eq = strstr(s, " = ");
     if (!eq)
-        return;
-    ex_spin_name(s, (size_t)(eq - s), name, sizeof name);
-    char *val = eq + 3;
-    val[strcspn(val, "\r\n")] = 0;
-    ex_spin_value(t, name, val);
+        return 0;
+    char *name = spin_name(s, (size_t)(eq - s));
+    int rc = name ? spin_value(t, name, eq + 3) : -1;
+    free(name);
+    return rc;
 }
 
-static int ex_is_step_line(const char *line)
+static int is_step_line(const char *line)
 {
     const char *s = line;
     while (*s == ' ')
@@ -114,102 +135,116 @@ static int ex_is_step_line(const char *line)
     return strncmp(s, "proc ", 5) == 0;
 }
 
-static void ex_push_str(char ***v, size_t n, char *s)
-{
-    *v = realloc(*v, (n + 1) * sizeof **v);
-    if (!*v)
-        abort();
-    (*v)[n] = s;
-}
-
-static char *ex_dupn(const char *s, size_t n)
+static char *dupn(const char *s, size_t n)
 {
     char *d = malloc(n + 1);
-    if (!d)
-        abort();
-    memcpy(d, s, n);
-    d[n] = 0;
+    if (d) {
+        memcpy(d, s, n);
+        d[n] = 0;
+    }
     return d;
 }
 
-/* Lines common to both runs: ltl blocks, errors. */
-static void ex_spin_meta(const char *line, ex_spin_info *info)
+/* What a parse keeps besides the trace: the ltl names seen, for one lookup
+ * per `ltl` line, and the capacities of info's arrays. */
+typedef struct {
+    ex_spin_info *info;
+    u_intern ltl_seen;
+    size_t names_cap, texts_cap;
+} meta_ctx;
+
+/* Lines common to both runs: ltl blocks, errors.  -1 when out of memory. */
+static int meta(meta_ctx *m, const char *line)
 {
+    ex_spin_info *info = m->info;
     if (strncmp(line, "ltl ", 4) == 0) {
         const char *colon = strstr(line + 4, ": ");
         if (!colon)
-            return;
-        for (size_t i = 0; i < info->nltl; i++)
-            if (strlen(info->ltl_names[i]) == (size_t)(colon - line - 4) &&
-                strncmp(info->ltl_names[i], line + 4, (size_t)(colon - line - 4)) == 0)
-                return;
-        ex_push_str(&info->ltl_names, info->nltl, ex_dupn(line + 4, (size_t)(colon - line - 4)));
+            return 0;
+        size_t n = (size_t)(colon - line - 4);
+        bool fresh;
+        if (u_intern_put(&m->ltl_seen, line + 4, n, &fresh) == U_INVALID)
+            return -1;
+        if (!fresh)
+            return 0;
         const char *text = colon + 2;
-        ex_push_str(&info->ltl_texts, info->nltl, ex_dupn(text, strcspn(text, "\r\n")));
-        info->nltl++;
-        return;
+        char *name = dupn(line + 4, n), *body = dupn(text, strcspn(text, "\r\n"));
+        if (!name || !body || U_GROW(info->ltl_names, m->names_cap, info->nltl) ||
+            U_GROW(info->ltl_texts, m->texts_cap, info->nltl)) {
+            free(name);
+            free(body);
+            return -1;
+        }
+        info->ltl_names[info->nltl] = name;
+        info->ltl_texts[info->nltl++] = body;
+        return 0;
     }
     int is_error = strncmp(line, "spin: ", 6) == 0 &&
                    (strstr(line, "Error") || strstr(line, "error") || strstr(line, "couldn't")) &&
                    !strstr(line, "assertion violated");
-    if ((is_error || strstr(line, "preprocessing failed")) && !info->error)
-        info->error = ex_dupn(line, strcspn(line, "\r\n"));
+    if ((is_error || strstr(line, "preprocessing failed")) && !info->error &&
+        !(info->error = dupn(line, strcspn(line, "\r\n"))))
+        return -1;
+    return 0;
 }
 
-static void ex_spin_initial(FILE *in, ex_trace *t, ex_spin_info *info)
+static int initial_dump(FILE *in, ex_trace *t, meta_ctx *m)
 {
     char *line = NULL;
     size_t cap = 0;
-    int dump = 0;
-    while (getline(&line, &cap, in) > 0) {
-        ex_spin_meta(line, info);
+    int dump = 0, rc = 0;
+    while (!rc && getline(&line, &cap, in) > 0) {
+        rc = meta(m, line);
         if (strncmp(line, "#processes:", 11) == 0)
             dump = 1;
-        else if (dump && line[0] == '\t' && line[1] == '\t')
-            ex_spin_value_line(t, line);
+        else if (!rc && dump && line[0] == '\t' && line[1] == '\t')
+            rc = value_line(t, line);
     }
     free(line);
-    if (t->nsteps == 0)
-        ex_trace_add_step(t);
+    return rc || (t->nsteps == 0 && ex_trace_add_step(t)) ? -1 : 0;
 }
 
 int ex_spin_parse(FILE *initial, FILE *replay, ex_trace *t, ex_spin_info *info)
 {
     memset(info, 0, sizeof *info);
     info->replayed = -1;
-    if (initial)
-        ex_spin_initial(initial, t, info);
+    meta_ctx m = {info, {0}, 0, 0};
+    int rc = initial ? initial_dump(initial, t, &m) : 0;
     char *line = NULL;
     size_t cap = 0;
     int ended = 0, in_step = 0;
-    while (getline(&line, &cap, replay) > 0) {
+    while (!rc && getline(&line, &cap, replay) > 0) {
         if (ended) {
             const char *c = strstr(line, "proc  - (");
-            if (c && !info->claim)
-                info->claim = ex_dupn(c + 9, strcspn(c + 9, ":)"));
+            if (c && !info->claim && !(info->claim = dupn(c + 9, strcspn(c + 9, ":)"))))
+                rc = -1;
             continue;
         }
         if (line[0] == '\t' && line[1] == '\t') {
             if (in_step)
-                ex_spin_value_line(t, line);
-        } else if (ex_is_step_line(line)) {
-            ex_trace_add_step(t);
+                rc = value_line(t, line);
+        } else if (is_step_line(line)) {
+            rc = ex_trace_add_step(t);
             in_step = 1;
         } else if (strstr(line, "<<<<<START OF CYCLE>>>>>")) {
             t->loop_start = (long)t->nsteps - 1;
         } else if (strncmp(line, "spin: trail ends after ", 23) == 0) {
-            info->replayed = atol(line + 23);
+            char *end;
+            errno = 0;
+            long n = strtol(line + 23, &end, 10);
+            info->replayed = errno || end == line + 23 || n < 0 ? -1 : n;
             ended = 1;
         } else if (strstr(line, "transition failed")) {
             info->failed_transition = 1;
         } else {
-            ex_spin_meta(line, info);
+            rc = meta(&m, line);
         }
     }
     free(line);
-    if (t->nsteps == 0)
-        ex_trace_add_step(t);
-    return 0;
+    u_intern_free(&m.ltl_seen);
+    if (!rc && t->nsteps == 0)
+        rc = ex_trace_add_step(t);
+    return rc ? -1 : 0;
 }
 
 void ex_spin_info_free(ex_spin_info *info)
@@ -225,11 +260,13 @@ void ex_spin_info_free(ex_spin_info *info)
     memset(info, 0, sizeof *info);
 }
 
-/* mtype = { a, b }  and  mtype:name = { ... } */
-void ex_spin_mtypes(const char *text, ex_trace *t)
+/* mtype = { a, b }  and  mtype:name = { ... }.  Each declaration is read
+ * once and the search goes on after its '}', so the text is read once. */
+int ex_spin_mtypes(const char *text, ex_trace *t)
 {
-    for (const char *s = strstr(text, "mtype"); s; s = strstr(s + 5, "mtype")) {
+    for (const char *s = strstr(text, "mtype"); s; s = strstr(s, "mtype")) {
         const char *q = s + 5;
+        s = q;
         if (*q == ':')
             for (q++; isalnum((unsigned char)*q) || *q == '_'; q++)
                 ;
@@ -243,7 +280,7 @@ void ex_spin_mtypes(const char *text, ex_trace *t)
             continue;
         const char *end = strchr(q, '}');
         if (!end)
-            return;
+            return 0;
         while (q < end) {
             while (q < end && !(isalpha((unsigned char)*q) || *q == '_'))
                 q++;
@@ -251,12 +288,64 @@ void ex_spin_mtypes(const char *text, ex_trace *t)
             while (q < end && (isalnum((unsigned char)*q) || *q == '_'))
                 q++;
             if (q > w) {
-                char *name = ex_dupn(w, (size_t)(q - w));
-                ex_trace_sym(t, name);
+                char *name = dupn(w, (size_t)(q - w));
+                int64_t code = name ? ex_trace_sym(t, name) : -1;
                 free(name);
+                if (code < 0)
+                    return -1;
             }
         }
+        s = end;
     }
+    return 0;
+}
+
+/* ---- trails ---------------------------------------------------------------- */
+
+/* One field of a trail line: an optionally negative decimal int. */
+static const char *trail_int(const char *s, long *v)
+{
+    const char *d = s + (*s == '-');
+    if (!isdigit((unsigned char)*d))
+        return NULL;
+    char *end;
+    errno = 0;
+    *v = strtol(s, &end, 10);
+    return errno || *v > INT32_MAX || *v < INT32_MIN ? NULL : end;
+}
+
+int ex_trail_read(const char *text, const char *name, long which, long *steps, long *line_of,
+                  char *err, size_t errlen)
+{
+    long lineno = 0, n = 0;
+    *line_of = 0;
+    for (const char *s = text; *s;) {
+        size_t len = strcspn(s, "\n");
+        lineno++;
+        long f[3];
+        const char *p = s;
+        for (int i = 0; i < 3 && p; i++) {
+            p = trail_int(p, &f[i]);
+            if (p && i < 2)
+                p = *p == ':' ? p + 1 : NULL;
+        }
+        while (p && (*p == ' ' || *p == '\t' || *p == '\r'))
+            p++;
+        if (!p || p != s + len) {
+            snprintf(err, errlen,
+                     "%s:%ld: not a trail line: '%.*s' (pan writes depth:process:transition)", name,
+                     lineno, (int)(len > 40 ? 40 : len), s);
+            return -1;
+        }
+        if (f[0] >= 0) {
+            if (n == which)
+                *line_of = lineno;
+            n++;
+        }
+        s += len + (s[len] == '\n');
+    }
+    *steps = n;
+    return 0;
 }
 
 /* ---- running spin -------------------------------------------------------- */
@@ -322,49 +411,6 @@ static void ex_rmtree(const char *dir)
     rmdir(dir);
 }
 
-/* Trail lines that are steps, and the file line of step number `which`. */
-static long ex_trail_steps(const char *path, long which, long *line_of)
-{
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return -1;
-    char buf[256];
-    long steps = 0, lineno = 0;
-    *line_of = 0;
-    while (fgets(buf, sizeof buf, f)) {
-        lineno++;
-        if (isdigit((unsigned char)buf[0])) {
-            if (steps == which)
-                *line_of = lineno;
-            steps++;
-        }
-    }
-    fclose(f);
-    return steps;
-}
-
-static char *ex_slurp(const char *path)
-{
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return NULL;
-    char *buf = NULL;
-    size_t len = 0, cap = 0, got;
-    do {
-        if (cap - len < 4096) {
-            cap = cap ? cap * 2 : 8192;
-            buf = realloc(buf, cap + 1);
-            if (!buf)
-                abort();
-        }
-        got = fread(buf + len, 1, cap - len, f);
-        len += got;
-    } while (got > 0);
-    fclose(f);
-    buf[len] = 0;
-    return buf;
-}
-
 static int ex_spin_runs(const char *spin, const char *model, const char *trail, ex_trace *t,
                         ex_spin_info *info, char *err, size_t errlen)
 {
@@ -382,26 +428,32 @@ static int ex_spin_runs(const char *spin, const char *model, const char *trail, 
         return ex_errf(err, errlen, "cannot run %s: %s", spin, strerror(errno));
     }
     /* The one-step run's output is tiny; read it fully before the replay. */
-    char *line = NULL;
-    size_t cap = 0;
-    FILE *mem;
-    char *buf = NULL;
-    size_t blen = 0;
-    mem = open_memstream(&buf, &blen);
+    char *line = NULL, *buf = NULL;
+    size_t cap = 0, blen = 0;
+    FILE *mem = open_memstream(&buf, &blen);
     while (getline(&line, &cap, f1) > 0)
-        fputs(line, mem);
+        if (mem)
+            fputs(line, mem);
     free(line);
-    fclose(mem);
     int rc1 = ex_spin_finish(f1, p1);
-    FILE *in = fmemopen(buf, blen, "r");
+    if (!mem || fclose(mem) != 0) {
+        free(buf);
+        ex_rmtree(dir);
+        return ex_errf(err, errlen, "out of memory while reading SPIN's replay of %s", trail);
+    }
+    FILE *in = blen ? fmemopen(buf, blen, "r") : NULL; /* none: no initial dump */
     FILE *f2 = ex_spin_start(full, dir, &p2);
     int rc = 0;
-    if (!f2 || !in) {
+    if (!f2 || (blen && !in)) {
         rc = ex_errf(err, errlen, "cannot run %s: %s", spin, strerror(errno));
+        if (f2)
+            ex_spin_finish(f2, p2);
     } else {
-        ex_spin_parse(in, f2, t, info);
+        int parsed = ex_spin_parse(in, f2, t, info);
         int rc2 = ex_spin_finish(f2, p2);
-        if (rc1 == 127 || rc2 == 127)
+        if (parsed != 0)
+            rc = ex_errf(err, errlen, "out of memory while reading SPIN's replay of %s", trail);
+        else if (rc1 == 127 || rc2 == 127)
             rc = ex_errf(err, errlen, "cannot run '%s' (install SPIN or pass --spin PATH)", spin);
         else if (info->error && strstr(info->error, "couldn't find claim"))
             rc = ex_errf(err, errlen, "%s:1: trail does not match %s: %s", trail, model,
@@ -433,7 +485,7 @@ static int ex_pick_formula(const char *model, const char *ltl_name, ex_spin_info
     for (size_t i = 0; i < info->nltl; i++)
         if (strcmp(info->ltl_names[i], want) == 0) {
             *formula = strdup(info->ltl_texts[i]);
-            return 0;
+            return *formula ? 0 : ex_errf(err, errlen, "out of memory");
         }
     char names[512] = "";
     for (size_t i = 0; i < info->nltl; i++) {
@@ -454,30 +506,37 @@ int ex_spin_load(const char *spin, const char *model, const char *trail, const c
 {
     if (formula)
         *formula = NULL;
-    char *text = ex_slurp(model);
+    u_err why = {{0}};
+    char *text = u_read_file(model, NULL, &why);
     if (!text)
-        return ex_errf(err, errlen, "cannot read model %s: %s", model, strerror(errno));
-    ex_spin_mtypes(text, t);
+        return ex_errf(err, errlen, "cannot read model %s", why.msg);
+    int rc = ex_spin_mtypes(text, t);
     free(text);
-    char deftrail[4096];
-    if (!trail) {
-        snprintf(deftrail, sizeof deftrail, "%s.trail", model);
-        trail = deftrail;
+    if (rc != 0)
+        return ex_errf(err, errlen, "out of memory while reading %s", model);
+    char *deftrail = trail ? NULL : u_fmt("%s.trail", model);
+    if (!trail && !(trail = deftrail))
+        return ex_errf(err, errlen, "out of memory");
+    /* The trail is checked before spin sees it: a malformed line is named
+     * here, not reported as a replay that stopped early. */
+    long line_of, steps = 0;
+    text = u_read_file(trail, NULL, &why);
+    if (!text) {
+        ex_errf(err, errlen, "cannot read trail %s", why.msg);
+        free(deftrail);
+        return -1;
     }
-    long line_of, steps = ex_trail_steps(trail, -1, &line_of);
-    if (steps < 0)
-        return ex_errf(err, errlen, "cannot read trail %s: %s", trail, strerror(errno));
-    char *amodel = realpath(model, NULL), *atrail = realpath(trail, NULL);
+    rc = ex_trail_read(text, trail, -1, &steps, &line_of, err, errlen);
+    char *amodel = rc ? NULL : realpath(model, NULL), *atrail = rc ? NULL : realpath(trail, NULL);
     ex_spin_info info;
     memset(&info, 0, sizeof info);
-    int rc = -1;
-    if (!amodel || !atrail)
-        ex_errf(err, errlen, "cannot resolve %s", amodel ? trail : model);
-    else
+    if (rc == 0 && (!amodel || !atrail))
+        rc = ex_errf(err, errlen, "cannot resolve %s", amodel ? trail : model);
+    else if (rc == 0)
         rc = ex_spin_runs(spin, amodel, atrail, t, &info, err, errlen);
     if (rc == 0 && (info.failed_transition || info.replayed < steps)) {
         long done = info.replayed < 0 ? 0 : info.replayed;
-        ex_trail_steps(trail, done, &line_of);
+        ex_trail_read(text, trail, done, &steps, &line_of, err, errlen);
         rc = ex_errf(err, errlen,
                      "%s:%ld: trail does not match %s: SPIN's replay stopped after %ld of %ld "
                      "steps",
@@ -486,7 +545,9 @@ int ex_spin_load(const char *spin, const char *model, const char *trail, const c
     if (rc == 0 && formula)
         rc = ex_pick_formula(model, ltl_name, &info, formula, err, errlen);
     ex_spin_info_free(&info);
+    free(text);
     free(amodel);
     free(atrail);
+    free(deftrail);
     return rc;
 }

@@ -2,21 +2,17 @@
  *
  * Columns, not rows, because readers discover variables late (a process's
  * locals appear when it first moves) and because evaluation reads a few
- * columns over all steps.
+ * columns over all steps.  Variable names are found through an open-addressing
+ * table of column indices, symbols through a u_intern table, so reading a
+ * trace costs one hash lookup per printed value whatever the number of
+ * variables or symbols.  Every allocation failure is returned, never fatal:
+ * the readers report it with the file and line they were reading.
  */
 #include "ex_trace.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static void *ex_tr_realloc(void *p, size_t n)
-{
-    p = realloc(p, n);
-    if (!p && n)
-        abort();
-    return p;
-}
 
 void ex_trace_init(ex_trace *t)
 {
@@ -35,34 +31,44 @@ void ex_trace_free(ex_trace *t)
     free(t->vars);
     free(t->syms);
     free(t->vhash);
+    u_intern_free(&t->symtab);
     ex_trace_init(t);
 }
 
-static size_t ex_str_hash(const char *s)
+static size_t name_slot(const ex_trace *t, const char *name)
 {
-    size_t h = 1469598103934665603ull;
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211ull;
-    return h;
-}
-
-static void ex_vhash_insert(ex_trace *t, int idx)
-{
-    size_t h = ex_str_hash(t->vars[idx].name) & (t->vhcap - 1);
-    while (t->vhash[h] >= 0)
-        h = (h + 1) & (t->vhcap - 1);
-    t->vhash[h] = idx;
+    return (size_t)u_hash_bytes(name, strlen(name)) & (t->vhcap - 1);
 }
 
 int ex_trace_find(const ex_trace *t, const char *name)
 {
     if (!t->vhcap)
         return -1;
-    size_t h = ex_str_hash(name) & (t->vhcap - 1);
-    for (; t->vhash[h] >= 0; h = (h + 1) & (t->vhcap - 1))
+    for (size_t h = name_slot(t, name); t->vhash[h] >= 0; h = (h + 1) & (t->vhcap - 1))
         if (strcmp(t->vars[t->vhash[h]].name, name) == 0)
             return t->vhash[h];
     return -1;
+}
+
+/* Doubles the name table (at most half full) and re-enters every column. */
+static int grow_vhash(ex_trace *t)
+{
+    size_t cap = t->vhcap ? t->vhcap * 2 : 64;
+    int *h = malloc(cap * sizeof *h);
+    if (!h)
+        return -1;
+    free(t->vhash);
+    t->vhash = h;
+    t->vhcap = cap;
+    for (size_t i = 0; i < cap; i++)
+        h[i] = -1;
+    for (size_t i = 0; i < t->nvars; i++) {
+        size_t s = name_slot(t, t->vars[i].name);
+        while (h[s] >= 0)
+            s = (s + 1) & (cap - 1);
+        h[s] = (int)i;
+    }
+    return 0;
 }
 
 int ex_trace_var(ex_trace *t, const char *name)
@@ -70,70 +76,80 @@ int ex_trace_var(ex_trace *t, const char *name)
     int idx = ex_trace_find(t, name);
     if (idx >= 0)
         return idx;
-    if ((t->nvars + 1) * 2 > t->vhcap) {
-        free(t->vhash);
-        t->vhcap = t->vhcap ? t->vhcap * 2 : 64;
-        t->vhash = ex_tr_realloc(NULL, t->vhcap * sizeof *t->vhash);
-        for (size_t i = 0; i < t->vhcap; i++)
-            t->vhash[i] = -1;
-        for (size_t i = 0; i < t->nvars; i++)
-            ex_vhash_insert(t, (int)i);
-    }
-    if (t->nvars == t->capvars) {
-        t->capvars = t->capvars ? t->capvars * 2 : 16;
-        t->vars = ex_tr_realloc(t->vars, t->capvars * sizeof *t->vars);
-    }
+    if (t->nvars >= (size_t)INT32_MAX / 2)
+        return -1;
+    if ((t->nvars + 1) * 2 > t->vhcap && grow_vhash(t))
+        return -1;
+    if (U_GROW(t->vars, t->capvars, t->nvars))
+        return -1;
     ex_var *v = &t->vars[t->nvars];
     v->name = strdup(name);
-    if (!v->name)
-        abort();
     v->v = calloc(t->capsteps ? t->capsteps : 1, sizeof *v->v);
-    if (!v->v)
-        abort();
+    if (!v->name || !v->v) {
+        free(v->name);
+        free(v->v);
+        return -1;
+    }
     v->defined_from = t->nsteps ? t->nsteps - 1 : 0;
-    ex_vhash_insert(t, (int)t->nvars);
+    size_t s = name_slot(t, name);
+    while (t->vhash[s] >= 0)
+        s = (s + 1) & (t->vhcap - 1);
+    t->vhash[s] = (int)t->nvars;
     return (int)t->nvars++;
 }
 
-void ex_trace_add_step(ex_trace *t)
+int ex_trace_add_step(ex_trace *t)
 {
     if (t->nsteps == t->capsteps) {
-        t->capsteps = t->capsteps ? t->capsteps * 2 : 64;
-        for (size_t i = 0; i < t->nvars; i++)
-            t->vars[i].v = ex_tr_realloc(t->vars[i].v, t->capsteps * sizeof(int64_t));
+        size_t cap = t->capsteps ? t->capsteps * 2 : 64;
+        if (cap > SIZE_MAX / sizeof(int64_t))
+            return -1;
+        /* Every column grows to the same capacity; one that fails leaves the
+         * others larger than needed, which is harmless. */
+        for (size_t i = 0; i < t->nvars; i++) {
+            int64_t *v = realloc(t->vars[i].v, cap * sizeof *v);
+            if (!v)
+                return -1;
+            t->vars[i].v = v;
+        }
+        t->capsteps = cap;
     }
     for (size_t i = 0; i < t->nvars; i++)
         t->vars[i].v[t->nsteps] = t->nsteps ? t->vars[i].v[t->nsteps - 1] : 0;
     t->nsteps++;
+    return 0;
 }
 
-void ex_trace_set(ex_trace *t, int var, int64_t v)
+int ex_trace_set(ex_trace *t, int var, int64_t v)
 {
-    if (t->nsteps == 0)
-        ex_trace_add_step(t);
+    if (t->nsteps == 0 && ex_trace_add_step(t))
+        return -1;
     t->vars[var].v[t->nsteps - 1] = v;
+    return 0;
 }
 
 int64_t ex_trace_find_sym(const ex_trace *t, const char *name)
 {
-    for (size_t i = 0; i < t->nsyms; i++)
-        if (strcmp(t->syms[i], name) == 0)
-            return EX_SYM_BASE + (int64_t)i;
-    return -1;
+    uint32_t id = u_intern_find(&t->symtab, name, strlen(name));
+    return id == U_INVALID ? -1 : EX_SYM_BASE + (int64_t)id;
 }
 
 int64_t ex_trace_sym(ex_trace *t, const char *name)
 {
-    int64_t c = ex_trace_find_sym(t, name);
-    if (c >= 0)
-        return c;
-    if (t->nsyms == t->capsyms) {
-        t->capsyms = t->capsyms ? t->capsyms * 2 : 16;
-        t->syms = ex_tr_realloc(t->syms, t->capsyms * sizeof *t->syms);
+    int64_t known = ex_trace_find_sym(t, name);
+    if (known >= 0)
+        return known;
+    /* Room and copy first, so that the table and syms stay in step (ids are
+     * dense: the new symbol's id is nsyms) whatever allocation fails. */
+    if (U_GROW(t->syms, t->capsyms, t->nsyms))
+        return -1;
+    char *copy = strdup(name);
+    bool fresh;
+    if (!copy || u_intern_put(&t->symtab, name, strlen(name), &fresh) == U_INVALID) {
+        free(copy);
+        return -1;
     }
-    t->syms[t->nsyms] = strdup(name);
-    if (!t->syms[t->nsyms])
-        abort();
+    t->syms[t->nsyms] = copy;
     return EX_SYM_BASE + (int64_t)t->nsyms++;
 }
 

@@ -7,9 +7,14 @@
  * lasso: as the tools print it, the last state repeats the loop start state
  * (ex_trace_lasso says how many states form the lasso proper).  Symbolic
  * values (mtype names, NuSMV enums) are interned as codes EX_SYM_BASE + i.
+ * Readers see input of any size, so every lookup is a hash lookup (a trace
+ * with millions of distinct symbols is read in linear time) and out of memory
+ * is a return value (-1), which the readers turn into a message.
  */
 #ifndef EX_TRACE_H
 #define EX_TRACE_H
+
+#include "util.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -27,24 +32,29 @@ typedef struct {
     size_t nvars, capvars;
     size_t nsteps, capsteps;
     long loop_start; /* -1: finite trace */
-    char **syms;
+    char **syms;     /* syms[i]: the name of symbol code EX_SYM_BASE + i */
     size_t nsyms, capsyms;
-    int *vhash; /* name -> var index, open addressing */
+    u_intern symtab; /* name -> i */
+    int *vhash;      /* name -> var index, open addressing */
     size_t vhcap;
 } ex_trace;
 
 void ex_trace_init(ex_trace *t);
 void ex_trace_free(ex_trace *t);
 
-/* Index of the named variable, creating it (value 0, undefined so far). */
+/* Index of the named variable, creating it (value 0, undefined so far); -1
+ * when out of memory. */
 int ex_trace_var(ex_trace *t, const char *name);
 int ex_trace_find(const ex_trace *t, const char *name);
 
-/* Appends a step equal to the previous one (all zero for the first). */
-void ex_trace_add_step(ex_trace *t);
-/* Sets a value in the last step. */
-void ex_trace_set(ex_trace *t, int var, int64_t v);
+/* Appends a step equal to the previous one (all zero for the first); 0, or -1
+ * when out of memory (the trace is unchanged). */
+int ex_trace_add_step(ex_trace *t);
+/* Sets a value in the last step (adding the first step if there is none);
+ * 0, or -1 when out of memory. */
+int ex_trace_set(ex_trace *t, int var, int64_t v);
 
+/* Code of the symbol, interning it; -1 when out of memory. */
 int64_t ex_trace_sym(ex_trace *t, const char *name);
 /* Code of a known symbol, or -1. */
 int64_t ex_trace_find_sym(const ex_trace *t, const char *name);

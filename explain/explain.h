@@ -40,10 +40,11 @@ typedef struct {
 #define EX_DEFAULT_NBA_STATES    20000
 
 typedef enum {
-    EX_RESULT_FAILS,  /* explained: first_failure is k */
-    EX_RESULT_INF,    /* explained: fails only on the infinite lasso */
-    EX_RESULT_HOLDS,  /* nothing to explain: the formula holds */
-    EX_RESULT_UNKNOWN /* nothing to explain: finite trace does not decide it */
+    EX_RESULT_FAILS,   /* explained: first_failure is k */
+    EX_RESULT_INF,     /* explained: fails only on the infinite lasso */
+    EX_RESULT_HOLDS,   /* nothing to explain: the formula holds */
+    EX_RESULT_UNKNOWN, /* nothing to explain: finite trace does not decide it */
+    EX_RESULT_SKIPPED  /* not explained (a CTL specification); note says why */
 } ex_result;
 
 typedef struct {
@@ -88,7 +89,8 @@ int ex_spin_load(const char *spin, const char *model, const char *trail, const c
                  ex_trace *t, char **formula, char *err, size_t errlen);
 
 /* Parses SPIN's `spin -t -p -g -l -w` output (initial: the `-u1` dump of
- * the initial state, may be NULL).  Exposed for tests. */
+ * the initial state, may be NULL); 0, or -1 when out of memory.  Exposed for
+ * tests and the fuzzer. */
 typedef struct {
     char **ltl_names, **ltl_texts; /* ltl blocks as spin printed them */
     size_t nltl;
@@ -99,13 +101,21 @@ typedef struct {
 } ex_spin_info;
 int ex_spin_parse(FILE *initial, FILE *replay, ex_trace *t, ex_spin_info *info);
 void ex_spin_info_free(ex_spin_info *info);
-/* Adds the model's mtype names as symbols. */
-void ex_spin_mtypes(const char *model_text, ex_trace *t);
+/* Adds the model's mtype names as symbols; -1 when out of memory. */
+int ex_spin_mtypes(const char *model_text, ex_trace *t);
+/* Checks a trail's text (pan's `depth:process:transition` lines; FILE:LINE
+ * for any other line) and counts its moves into *steps; *line_of gets the
+ * line of move number `which` (from 0), or 0.  0, or -1 with the message. */
+int ex_trail_read(const char *text, const char *name, long which, long *steps, long *line_of,
+                  char *err, size_t errlen);
 
-/* One failed LTL specification of a NuSMV/nuXmv output with its trace. */
+/* One LTL specification of a NuSMV/nuXmv output: a false one with its
+ * trace, or a true one (holds, empty trace) so that every specification of
+ * the file gets its JSON record. */
 typedef struct {
     char *formula;
     int line;         /* of the "-- specification" line */
+    int holds;        /* NuSMV says it is true; trace is empty */
     const char *skip; /* why it cannot be explained (CTL), or NULL */
     ex_trace trace;
 } ex_smv_cex;

@@ -81,7 +81,11 @@ expect "help" 0 'usage: pancause explain' -- "$pc" explain --help
 # 6. NuSMV: every false LTL specification, CTL skipped with a reason
 expect "nusmv" 0 'skipping' -- "$pc" explain --nusmv "$fix/nusmv_live.txt" --json
 n=$("$pc" explain --nusmv "$fix/nusmv_live.txt" --json 2>/dev/null | wc -l)
-[ "$n" = 2 ] && ok || bad "nusmv: $n explanations, want 2"
+[ "$n" = 4 ] && ok || bad "nusmv: $n records, want 4 (one per specification)"
+"$pc" explain --nusmv "$fix/nusmv_live.txt" --json 2>/dev/null | sed -n 2p | grep -q '"formula": "G n < 3", "status": "holds", "holds": true' &&
+    ok || bad "nusmv: the true specification's record is line 2"
+"$pc" explain --nusmv "$fix/nusmv_live.txt" --json 2>/dev/null | sed -n 3p | grep -q '"status": "skipped"' &&
+    ok || bad "nusmv: the CTL specification's record is line 3, skipped"
 expect "nusmv malformed" 1 'nusmv_bad_line.txt:4:' -- "$pc" explain --nusmv "$fix/nusmv_bad_line.txt"
 
 echo "e2e_spin: $pass passed, $fail failed"

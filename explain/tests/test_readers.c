@@ -130,17 +130,20 @@ START_TEST(nusmv_specs_loops_inputs)
     char err[256];
     ck_assert_int_eq(ex_nusmv_load(f, "nusmv_live.txt", &c, &n, err, sizeof err), 0);
     fclose(f);
-    ck_assert_uint_eq(n, 3);
+    ck_assert_uint_eq(n, 4); /* the true one is kept for its JSON record */
     ck_assert_str_eq(c[0].formula, "G (req -> F ack)");
+    ck_assert_int_eq(c[0].holds, 0);
     ck_assert_int_eq(c[0].line, 4);
     ck_assert_uint_eq(c[0].trace.nsteps, 5);
     ck_assert_int_eq(c[0].trace.loop_start, 2);
     ck_assert_uint_eq(ex_trace_lasso_len(&c[0].trace), 4);
     ck_assert_ptr_null(c[0].skip);
-    ck_assert_ptr_nonnull(c[1].skip); /* CTL */
-    ck_assert_str_eq(c[2].formula, "G ((st = idle -> n = 0))");
-    ck_assert_int_eq(value(&c[2].trace, "n", 1), 1);
-    ck_assert_int_eq(ex_trace_find(&c[2].trace, "go"), -1); /* inputs are skipped */
+    ck_assert_int_eq(c[1].holds, 1); /* G n < 3 is true */
+    ck_assert_uint_eq(c[1].trace.nsteps, 0);
+    ck_assert_ptr_nonnull(c[2].skip); /* CTL */
+    ck_assert_str_eq(c[3].formula, "G ((st = idle -> n = 0))");
+    ck_assert_int_eq(value(&c[3].trace, "n", 1), 1);
+    ck_assert_int_eq(ex_trace_find(&c[3].trace, "go"), -1); /* inputs are skipped */
 
     ex_options o;
     ex_options_default(&o);
@@ -150,7 +153,7 @@ START_TEST(nusmv_specs_loops_inputs)
     ck_assert_int_eq(e.result, EX_RESULT_INF);
     ck_assert_uint_eq(e.ndots, 4); /* req at 1, ack at 1, 2, 3 */
     ex_explanation_free(&e);
-    ck_assert_int_eq(ex_explain(&c[2].trace, c[2].formula, EX_DIALECT_SMV, &o, &e, err, sizeof err),
+    ck_assert_int_eq(ex_explain(&c[3].trace, c[3].formula, EX_DIALECT_SMV, &o, &e, err, sizeof err),
                      0);
     ck_assert_int_eq(e.first_failure, 2);
     ck_assert_uint_eq(e.ndots, 2); /* st and n at step 2 */
