@@ -180,13 +180,35 @@ typedef enum {
  * SCCs with accepting cycles (same language). */
 int tm_nba_weak(const tm_nba *a, tm_nba *normal, bool *weak, u_err *err);
 
+/* A deterministic automaton with transition-based Buchi acceptance over the
+ * letters of apmask, as a table (tm_tdba.c): the breakpoint complement's form
+ * before it is reduced and made state-based.  Invariant: succ and acc have
+ * n * L entries; succ[q * L + l] is the target on letter l (spread over
+ * apmask) or U_INVALID; init is U_INVALID only without states. */
+typedef struct {
+    uint64_t apmask, L;
+    uint32_t n, init;
+    uint32_t *succ;
+    uint8_t *acc;
+    size_t cap;
+} tm_tdba;
+void tm_tdba_init(tm_tdba *d, uint64_t apmask);
+void tm_tdba_free(tm_tdba *d);
+uint32_t tm_tdba_add_state(tm_tdba *d); /* U_INVALID when out of memory */
+/* Language-preserving: acceptance saturation, Moore, direct simulation. */
+int tm_tdba_reduce(tm_tdba *d, u_err *err);
+/* The state-based automaton ((q, entered-by-an-accepting-transition)). */
+int tm_tdba_to_nba(const tm_tdba *d, tm_nba *out, u_err *err);
+
 /* L(out) = the complement of L(a) over a's alphabet.  budget bounds the states
  * built; exceeding it fails with a message naming `what` (e.g. "the cause").
  * *used (if not NULL) gets the construction actually used. */
 int tm_nba_complement(const tm_nba *a, tm_comp_method m, uint32_t budget, const char *what,
                       tm_nba *out, tm_comp_method *used, u_err *err);
 /* The breakpoint (Miyano-Hayashi) complement of a weak automaton: a
- * deterministic Buchi automaton with at most 3^n states. */
+ * deterministic automaton with transition-based acceptance and at most 3^n
+ * states, reduced (tm_tdba_reduce) and made state-based (at most twice as
+ * many). */
 int tm_complement_breakpoint(const tm_nba *weak, uint32_t budget, const char *what, tm_nba *out,
                              u_err *err);
 /* Complement by Safra-Piterman determinisation into a deterministic parity
@@ -213,6 +235,10 @@ int tm_nba_included_cb(const tm_nba *a, const tm_nba *comp_b, uint32_t budget, t
 int tm_nba_reduce(tm_nba *a, u_err *err);
 /* Only the direct-simulation quotient (exposed for tests). */
 int tm_nba_simulation_quotient(tm_nba *a, u_err *err);
+/* The delayed-simulation quotient (a class is accepting when a member is);
+ * language-preserving (Etessami, Wilke, Schuller 2005).  Deterministic
+ * automata up to 2000 states, others up to 300. */
+int tm_nba_delayed_quotient(tm_nba *a, u_err *err);
 
 /* ---- HOA v1 (tm_hoa_read.c, tm_hoa_write.c) ---- */
 
@@ -371,8 +397,16 @@ int tm_trace_check(const tm_problem *p, tm_trace_status *st, u_err *err);
 
 /* The upward closure of the negated effect (section 5.1's complement of D): the
  * input sequences rho for which some sigma' <=_pi rho has a system run violating
- * the effect, as a Buchi automaton over the inputs. */
-int tm_closure(const tm_problem *p, tm_nba *out, u_err *err);
+ * the effect, as a Buchi automaton over the inputs, reduced; *built gets the
+ * states built before reduction. */
+int tm_closure(const tm_problem *p, tm_nba *out, uint32_t *built, u_err *err);
+/* The closure in parts that share no state: one per set K of inputs copied
+ * from rho (full relation: 2^|I| parts), one in all for subset.  A part is
+ * built and reduced (*built: its states before); the union of parts, reduced,
+ * is the closure. */
+uint32_t tm_closure_nparts(const tm_problem *p);
+int tm_closure_part(const tm_problem *p, uint32_t K, tm_nba *out, uint32_t *built, u_err *err);
+int tm_closure_union(const tm_nba *parts, uint32_t n, uint64_t inputs, tm_nba *out, u_err *err);
 
 typedef struct {
     bool exists;          /* pi|I is in D (Lemma 3): a cause exists */
@@ -393,13 +427,14 @@ int tm_check(const tm_result *r, const tm_nba *cand, const tm_nba *ncand, uint32
 
 /* ---- LTL description (tm_describe.c) ---- */
 
-/* Searches LTL formulas over the inputs, smallest first, up to max_size
- * operators and atoms and max_tries candidates, for one whose language equals
- * the cause's (proved by two emptiness checks against the cause and its
- * complement).  The formula's id in l, or -1 when none was found (err set only
- * on out of memory). */
-int tm_describe(const tm_result *r, const tm_system *sys, tm_ltl *l, int max_size,
-                uint32_t max_tries, uint32_t budget, u_err *err);
+/* Searches LTL formulas over the inputs for one whose language equals the
+ * cause's: every formula up to max_size operators and atoms (bottom-up,
+ * candidates equal on sample lassos pruned), then conjunctions of pi's timed
+ * literals.  Equality is proved by two emptiness checks against the cause and
+ * its complement, at most max_tries times.  The formula's id in l, or -1 when
+ * none was found (err set only on errors, which return -2). */
+int tm_describe(const tm_result *r, const tm_system *sys, const tm_lasso *pi, tm_ltl *l,
+                int max_size, uint32_t max_tries, uint32_t budget, u_err *err);
 
 /* ---- the command (tm_cli.c) ---- */
 
