@@ -166,20 +166,22 @@ static int make_key(keybuf *kb, const uint32_t *S, size_t ns, const uint32_t *O,
     return 0;
 }
 
-int tm_complement_breakpoint(const tm_nba *w, uint32_t budget, const char *what, tm_nba *out,
-                             u_err *err)
+/* The breakpoint construction with acceptance on transitions: a step whose
+ * owing set empties is accepting and starts the next round at once (owing:
+ * every accepting-SCC state of the new S), so no state has an empty owing set
+ * unless S has no accepting state. */
+static int breakpoint_tdba(const tm_nba *w, uint32_t budget, const char *what, tm_tdba *d,
+                           u_err *err)
 {
-    tm_nba_init(out, w->apmask);
+    tm_tdba_init(d, w->apmask);
     u_intern ms = {0};
     succset ss = {calloc((size_t)w->n + 1, sizeof(uint32_t)), 0, NULL, 0};
     keybuf kb = {NULL, 0};
-    uint32_t *S = NULL, *O = NULL, *S2 = NULL, *O2 = NULL;
     size_t scap = (size_t)w->n + 1;
-    S = malloc(scap * sizeof *S), O = malloc(scap * sizeof *O);
-    S2 = malloc(scap * sizeof *S2), O2 = malloc(scap * sizeof *O2);
+    uint32_t *S = malloc(scap * sizeof *S), *O = malloc(scap * sizeof *O);
+    uint32_t *S2 = malloc(scap * sizeof *S2), *O2 = malloc(scap * sizeof *O2);
     if (!ss.mark || !S || !O || !S2 || !O2)
         goto oom;
-    /* initial macro-state: the initial states, all owing */
     size_t ns = 0, no = 0, len;
     for (uint32_t i = 0; i < w->ninit; i++)
         S[ns++] = w->init[i];
@@ -189,65 +191,74 @@ int tm_complement_breakpoint(const tm_nba *w, uint32_t budget, const char *what,
             O[no++] = S[i];
     bool fresh;
     if (make_key(&kb, S, ns, O, no, &len) != 0 || u_intern_put(&ms, kb.v, len, &fresh) != 0 ||
-        tm_nba_add_state(out, no == 0) == U_INVALID || tm_nba_add_init(out, 0) != 0)
+        tm_tdba_add_state(d) == U_INVALID)
         goto oom;
-    uint64_t nletters = tm_nba_letters(w);
-    for (uint32_t m = 0; m < out->n; m++) {
+    d->init = 0;
+    for (uint32_t m = 0; m < d->n; m++) {
         const uint32_t *key = u_intern_key(&ms, m);
         ns = key[0];
         no = u_intern_len(&ms, m) / sizeof(uint32_t) - 1 - ns;
         memcpy(S, key + 1, ns * sizeof *S);
         memcpy(O, key + 1 + ns, no * sizeof *O);
-        for (uint64_t l = 0; l < nletters; l++) {
+        for (uint64_t l = 0; l < d->L; l++) {
             uint64_t letter = tm_spread(l, w->apmask);
             long ns2 = successors(w, &ss, S, ns, letter);
             if (ns2 < 0)
                 goto oom;
             memcpy(S2, ss.buf, (size_t)ns2 * sizeof *S2);
-            /* O' = succ(O) minus rejecting states, or at a breakpoint (O empty)
-             * S' minus rejecting states */
-            long no2;
-            if (no == 0) {
-                memcpy(ss.buf, S2, (size_t)ns2 * sizeof *S2);
-                no2 = ns2;
-            } else {
-                no2 = successors(w, &ss, O, no, letter);
-                if (no2 < 0)
-                    goto oom;
-            }
+            long no2 = no == 0 ? 0 : successors(w, &ss, O, no, letter);
+            if (no2 < 0)
+                goto oom;
             size_t k = 0;
             for (long i = 0; i < no2; i++)
                 if (w->s[ss.buf[i]].acc)
                     O2[k++] = ss.buf[i];
+            bool acc = k == 0;
+            if (acc) /* breakpoint: everything in S' owes again */
+                for (long i = 0; i < ns2; i++)
+                    if (w->s[S2[i]].acc)
+                        O2[k++] = S2[i];
             if (make_key(&kb, S2, (size_t)ns2, O2, k, &len) != 0)
                 goto oom;
             uint32_t id = u_intern_put(&ms, kb.v, len, &fresh);
             if (id == U_INVALID)
                 goto oom;
             if (fresh) {
-                if (out->n >= budget) {
+                if (d->n >= budget) {
                     u_errf(err, "complementing %s (breakpoint construction) exceeds %u states",
                            what, budget);
                     goto fail;
                 }
-                if (tm_nba_add_state(out, k == 0) == U_INVALID)
+                /* the state may move the table: index it only after */
+                if (tm_tdba_add_state(d) == U_INVALID)
                     goto oom;
             }
-            tm_cube c = {w->apmask, letter};
-            if (tm_nba_add_edge(out, m, id, c) != 0)
-                goto oom;
+            d->succ[(size_t)m * d->L + l] = id;
+            d->acc[(size_t)m * d->L + l] = acc;
         }
     }
     u_intern_free(&ms);
     free(ss.mark), free(ss.buf), free(kb.v), free(S), free(O), free(S2), free(O2);
-    return tm_nba_merge_edges(out, err);
+    return 0;
 oom:
     u_oom(err);
 fail:
     u_intern_free(&ms);
     free(ss.mark), free(ss.buf), free(kb.v), free(S), free(O), free(S2), free(O2);
-    tm_nba_free(out);
+    tm_tdba_free(d);
     return -1;
+}
+
+int tm_complement_breakpoint(const tm_nba *w, uint32_t budget, const char *what, tm_nba *out,
+                             u_err *err)
+{
+    tm_tdba d;
+    tm_nba_init(out, w->apmask);
+    if (breakpoint_tdba(w, budget, what, &d, err) != 0)
+        return -1;
+    int rc = tm_tdba_reduce(&d, err) != 0 ? -1 : tm_tdba_to_nba(&d, out, err);
+    tm_tdba_free(&d);
+    return rc;
 }
 
 /* ---- the choice ---- */
