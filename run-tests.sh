@@ -5,11 +5,13 @@
 # the HTML checks), builds with -Werror, then runs: the Check unit tests, the same
 # under AddressSanitizer + UBSan, the format check, the railway case end to end (DFS
 # and BFS, with and without AC2(2)), the bad-input tests, the differential test
-# against the brute-force oracle, and the explain end-to-end tests.  Prints one
+# against the brute-force oracle, the explain end-to-end tests, and the temporal
+# causes' paper instances, bad input and differential test.  Prints one
 # closing line "N passed, M failed" over all suites and exits non-zero on any failure.
 #
 # Environment: ORACLE_MODELS (default 250) models for the oracle comparison;
-# ORACLE_SEED (default 1).
+# ORACLE_SEED (default 1); TEMPORAL_ORACLE_N (default 100) and
+# TEMPORAL_ORACLE_SEED (default 1) for the temporal-cause oracle.
 set -u
 cd "$(dirname "$0")"
 ROOT=$(pwd)
@@ -69,6 +71,11 @@ suite "oracle: ${ORACLE_MODELS:-250} random models, DFS and BFS" \
 if grep -q '^explain-e2e:' explain/explain.mk 2>/dev/null; then
     suite "explain end to end" make -s explain-e2e
 fi
+suite "temporal: the paper's causes (Table 1, sections 1-4) by cause checking" \
+    bash temporal/tests/e2e_paper.sh
+suite "temporal: bad input, exit statuses, nothing half-written" bash temporal/tests/e2e_errors.sh
+suite "temporal oracle: ${TEMPORAL_ORACLE_N:-100} random instances x 2 relations" \
+    bash temporal/tests/e2e_oracle.sh
 
 echo
 [ $failed -eq 0 ] || echo "failed suites: ${failures[*]}"

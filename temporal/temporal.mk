@@ -6,7 +6,7 @@
 
 .PHONY: temporal-e2e temporal-fuzz
 temporal-e2e: $(ROOT)/bin/pancause
-	@set -e; for t in $(ROOT)/temporal/tests/*.sh; do echo "== $${t#$(ROOT)/}"; bash $$t; done
+	@set -e; for t in $(ROOT)/temporal/tests/e2e_*.sh; do echo "== $${t#$(ROOT)/}"; bash $$t; done
 
 FUZZ_CC ?= clang
 FUZZ_FLAGS := -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -D_DEFAULT_SOURCE \

@@ -163,7 +163,8 @@ static int build_part(const tm_problem *p, uint32_t K, tm_nba *out, u_err *err)
         for (uint64_t l = 0; l < L; l++)
             if (successors(&b, c, (uint32_t)l, tm_spread(l, I), &f, &nf, &cap) != 0)
                 goto fail;
-        qsort(f, nf, sizeof *f, cmp_found);
+        if (nf > 1)
+            qsort(f, nf, sizeof *f, cmp_found);
         for (size_t i = 0; i < nf; i++) {
             if (i && f[i].dst == f[i - 1].dst && f[i].l == f[i - 1].l)
                 continue;

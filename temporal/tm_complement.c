@@ -136,7 +136,8 @@ static long successors(const tm_nba *a, succset *ss, const uint32_t *set, size_t
             ss->buf[k++] = d;
         }
     }
-    qsort(ss->buf, k, sizeof *ss->buf, cmp_u32);
+    if (k > 1)
+        qsort(ss->buf, k, sizeof *ss->buf, cmp_u32);
     return (long)k;
 }
 
@@ -205,7 +206,8 @@ static int breakpoint_tdba(const tm_nba *w, uint32_t budget, const char *what, t
             long ns2 = successors(w, &ss, S, ns, letter);
             if (ns2 < 0)
                 goto oom;
-            memcpy(S2, ss.buf, (size_t)ns2 * sizeof *S2);
+            if (ns2 > 0)
+                memcpy(S2, ss.buf, (size_t)ns2 * sizeof *S2);
             long no2 = no == 0 ? 0 : successors(w, &ss, O, no, letter);
             if (no2 < 0)
                 goto oom;
