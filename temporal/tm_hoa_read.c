@@ -340,7 +340,7 @@ static int label_and(rd *r, int naps, dnf *out, int depth)
     if (label_lit(r, naps, out, depth) != 0)
         return -1;
     while (is_punct(r, '&')) {
-        dnf b;
+        dnf b = {NULL, 0, 0};
         if (next(r) != 0 || label_lit(r, naps, &b, depth) != 0 || dnf_and(r, out, &b) != 0) {
             free(b.c);
             return -1;
@@ -355,7 +355,7 @@ static int label_or(rd *r, int naps, dnf *out, int depth)
     if (label_and(r, naps, out, depth) != 0)
         return -1;
     while (is_punct(r, '|')) {
-        dnf b;
+        dnf b = {NULL, 0, 0};
         if (next(r) != 0 || label_and(r, naps, &b, depth) != 0 || dnf_or(r, out, &b) != 0) {
             free(b.c);
             return -1;

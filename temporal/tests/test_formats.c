@@ -52,6 +52,10 @@ START_TEST(hoa_errors_have_line_and_column)
     bad("HOA: v1\nStates: 1\nAP: 1 \"a\nAcceptance: 0 t\n", 3, 7, "unterminated string");
     bad(HEAD "State: 0\n[@x] 1\n--END--\n", 8, 2, "unknown alias");
     bad(HEAD "State: 0\nState: 0\n--END--\n", 8, 8, "declared twice");
+    /* a token error inside a label's & and | chains (found by fuzz_hoa: an
+     * uninitialised operand was freed) */
+    bad(HEAD "State: 0\n[0 & \"x] 1\n--END--\n", 8, 6, "unterminated string");
+    bad(HEAD "State: 0\n[0 | \"x] 1\n--END--\n", 8, 6, "unterminated string");
 }
 END_TEST
 
