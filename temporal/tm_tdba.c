@@ -6,11 +6,13 @@
  * puts it (a step that empties the owing set), and it lets the automaton be
  * reduced before it is turned into the state-based automaton users get: a
  * recurrence such as G F r0 needs one state with an accepting transition but
- * two with an accepting state.  Reduction, repeated while it shrinks:
+ * two with an accepting state.  Reduction, repeated while it shrinks, once
+ * with each of two ways of moving acceptance (the smaller result is kept):
  *   - acceptance saturation: a transition on no rejecting cycle (a cycle of
  *     non-accepting transitions) becomes accepting, which keeps the language
  *     (a run using it infinitely often closes cycles through it, each with an
- *     accepting transition) and makes more states alike;
+ *     accepting transition) and makes more states alike; or desaturation
+ *     (below), which drops acceptance that other transitions already give;
  *   - Moore's partition refinement with each transition's acceptance as part
  *     of the signature (bisimulation);
  *   - the direct-simulation quotient (p <= q when every transition of p is
@@ -263,14 +265,86 @@ done:
     return nc;
 }
 
-int tm_tdba_reduce(tm_tdba *d, u_err *err)
+/* ---- desaturation ---- */
+
+#define DESATURATE_MAX 600
+
+/* Whether target reaches source by non-accepting transitions only (BFS). */
+static bool rejecting_path(const tm_tdba *d, uint32_t from, uint32_t to, uint32_t *queue,
+                           uint8_t *seen)
+{
+    memset(seen, 0, d->n);
+    uint32_t head = 0, tail = 0;
+    queue[tail++] = from;
+    seen[from] = 1;
+    while (head < tail) {
+        uint32_t q = queue[head++];
+        if (q == to)
+            return true;
+        for (uint64_t l = 0; l < d->L; l++) {
+            size_t t = (size_t)q * d->L + l;
+            uint32_t x = d->succ[t];
+            if (x != U_INVALID && !d->acc[t] && !seen[x]) {
+                seen[x] = 1;
+                queue[tail++] = x;
+            }
+        }
+    }
+    return false;
+}
+
+/* The opposite of saturation: an accepting transition every cycle through
+ * which has another accepting transition becomes non-accepting (the cycles
+ * the run can close stay accepting).  One at a time, since each removal
+ * changes the others' cycles.  G F r0's breakpoint automaton has an accepting
+ * transition into the state that waits for r0 whose acceptance is redundant;
+ * without it the two states are bisimilar. */
+static int desaturate(tm_tdba *d)
+{
+    if (d->n > DESATURATE_MAX)
+        return 0;
+    uint32_t *queue = malloc(((size_t)d->n + 1) * sizeof *queue);
+    uint8_t *seen = malloc((size_t)d->n + 1);
+    if (!queue || !seen) {
+        free(queue), free(seen);
+        return -1;
+    }
+    for (uint32_t q = 0; q < d->n; q++)
+        for (uint64_t l = 0; l < d->L; l++) {
+            size_t t = (size_t)q * d->L + l;
+            if (d->succ[t] == U_INVALID || !d->acc[t])
+                continue;
+            d->acc[t] = 0;
+            if (rejecting_path(d, d->succ[t], q, queue, seen))
+                d->acc[t] = 1; /* it closes a cycle no other acceptance covers */
+        }
+    free(queue), free(seen);
+    return 0;
+}
+
+static int copy_tdba(tm_tdba *dst, const tm_tdba *src)
+{
+    tm_tdba_init(dst, src->apmask);
+    for (uint32_t q = 0; q < src->n; q++)
+        if (tm_tdba_add_state(dst) == U_INVALID) {
+            tm_tdba_free(dst);
+            return -1;
+        }
+    memcpy(dst->succ, src->succ, (size_t)src->n * src->L * sizeof *dst->succ);
+    memcpy(dst->acc, src->acc, (size_t)src->n * src->L * sizeof *dst->acc);
+    dst->init = src->init;
+    return 0;
+}
+
+/* Rounds of (de)saturation, Moore and simulation while d shrinks. */
+static int reduce_with(tm_tdba *d, bool desat)
 {
     uint32_t *block = malloc(((size_t)d->n + 1) * sizeof *block);
     if (!block)
-        return u_oom(err);
+        return -1;
     for (int round = 0; round < 8 && d->n > 1; round++) {
         uint32_t before = d->n;
-        if (saturate(d) != 0)
+        if ((desat ? desaturate(d) : saturate(d)) != 0)
             goto oom;
         long nb = moore(d, block);
         if (nb < 0 || (nb < (long)d->n && collapse(d, block, (uint32_t)nb) != 0))
@@ -285,7 +359,27 @@ int tm_tdba_reduce(tm_tdba *d, u_err *err)
     return 0;
 oom:
     free(block);
-    return u_oom(err);
+    return -1;
+}
+
+/* Both ways, keeping the smaller automaton: neither choice of acceptance
+ * merges more states in general. */
+int tm_tdba_reduce(tm_tdba *d, u_err *err)
+{
+    tm_tdba other;
+    if (copy_tdba(&other, d) != 0)
+        return u_oom(err);
+    if (reduce_with(d, false) != 0 || reduce_with(&other, true) != 0) {
+        tm_tdba_free(&other);
+        return u_oom(err);
+    }
+    if (other.n < d->n) {
+        tm_tdba_free(d);
+        *d = other;
+    } else {
+        tm_tdba_free(&other);
+    }
+    return 0;
 }
 
 int tm_tdba_to_nba(const tm_tdba *d, tm_nba *out, u_err *err)

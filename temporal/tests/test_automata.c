@@ -182,6 +182,80 @@ START_TEST(reduce_minimises_weak_deterministic)
 }
 END_TEST
 
+/* A random deterministic automaton: one target (or none) per letter. */
+static void random_dba(tm_nba *a, uint32_t n, int naps)
+{
+    tm_nba_init(a, ((uint64_t)1 << naps) - 1);
+    for (uint32_t q = 0; q < n; q++)
+        tm_nba_add_state(a, tt_below(3) == 0);
+    uint64_t L = (uint64_t)1 << naps;
+    for (uint32_t q = 0; q < n; q++)
+        for (uint64_t l = 0; l < L; l++)
+            if (tt_below(8)) {
+                tm_cube c = {a->apmask, l};
+                tm_nba_add_edge(a, q, tt_below(n), c);
+            }
+    tm_nba_add_init(a, 0);
+}
+
+/* The delayed-simulation quotient of deterministic automata (a graph search,
+ * not the game) and the whole reduction on them. */
+START_TEST(reduce_deterministic_keeps_language)
+{
+    tt_seed = 8080;
+    int shrunk = 0;
+    for (int k = 0; k < 300; k++) {
+        tm_nba a, b, c;
+        random_dba(&a, 2 + tt_below(6), 1 + (int)tt_below(2));
+        u_err e = {{0}};
+        ck_assert(tm_nba_deterministic(&a));
+        ck_assert(tm_nba_copy(&b, &a) == 0 && tm_nba_copy(&c, &a) == 0);
+        ck_assert(tm_nba_delayed_quotient(&b, &e) == 0);
+        ck_assert(tm_nba_deterministic(&b));
+        ck_assert(tm_nba_reduce(&c, &e) == 0);
+        shrunk += b.n < a.n;
+        cmp x = {&a, &b, 1, NULL, 0};
+        tt_each_lasso(a.apmask, maxlen(&a), check_word, &x);
+        x.b = &c;
+        tt_each_lasso(a.apmask, maxlen(&a), check_word, &x);
+        tm_nba_free(&a), tm_nba_free(&b), tm_nba_free(&c);
+    }
+    ck_assert_int_gt(shrunk, 10);
+}
+END_TEST
+
+/* Transition-based deterministic automata: reduced (saturation or
+ * desaturation, Moore, simulation) and made state-based, against the same
+ * automaton made state-based without reduction. */
+START_TEST(tdba_reduce_keeps_language)
+{
+    tt_seed = 9090;
+    for (int k = 0; k < 300; k++) {
+        int naps = 1 + (int)tt_below(2);
+        tm_tdba d;
+        tm_tdba_init(&d, ((uint64_t)1 << naps) - 1);
+        uint32_t n = 1 + tt_below(6);
+        for (uint32_t q = 0; q < n; q++)
+            tm_tdba_add_state(&d);
+        for (size_t t = 0; t < (size_t)n * d.L; t++) {
+            d.succ[t] = tt_below(8) ? tt_below(n) : U_INVALID;
+            d.acc[t] = tt_below(3) == 0;
+        }
+        d.init = 0;
+        tm_nba plain, reduced;
+        u_err e = {{0}};
+        ck_assert(tm_tdba_to_nba(&d, &plain, &e) == 0);
+        ck_assert(tm_tdba_reduce(&d, &e) == 0);
+        ck_assert_uint_le(d.n, n);
+        ck_assert(tm_tdba_to_nba(&d, &reduced, &e) == 0);
+        cmp x = {&plain, &reduced, 1, NULL, 0};
+        tt_each_lasso(d.apmask, naps == 1 ? MAXLEN : MAXLEN2, check_word, &x);
+        tm_nba_free(&plain), tm_nba_free(&reduced);
+        tm_tdba_free(&d);
+    }
+}
+END_TEST
+
 START_TEST(products_against_lassos)
 {
     tt_seed = 31337;
@@ -318,6 +392,8 @@ int main(void)
     tcase_add_test(tc, complement_budget_is_an_error);
     tcase_add_test(tc, reduce_keeps_language);
     tcase_add_test(tc, reduce_minimises_weak_deterministic);
+    tcase_add_test(tc, reduce_deterministic_keeps_language);
+    tcase_add_test(tc, tdba_reduce_keeps_language);
     tcase_add_test(tc, products_against_lassos);
     tcase_add_test(tc, inclusion_against_lassos);
     tcase_add_test(tc, emptiness_witness_is_accepted);
