@@ -1,7 +1,7 @@
 # pancause build.
 #
 # One library (build/libpancause.a) holds every module: eol/, subsetgraph/,
-# causality/, spin-model/ (its run-time part) and explain/.  Conventions that
+# causality/, spin-model/ (its run-time part), explain/ and temporal/.  Conventions that
 # keep this file short:
 #   - every X/*.c is library code, except X/*_main.c, which is a program;
 #   - every X/tests/test_*.c is one Check program, run by `make check`;
@@ -24,7 +24,7 @@ BUILD ?= $(ROOT)/build
 SANFLAGS :=
 endif
 
-MODULES := util eol subsetgraph causality report spin-model explain cli
+MODULES := util eol subsetgraph causality report spin-model explain temporal cli
 PC_CFLAGS := -std=c11 -Wall -Wextra -Werror -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L \
              $(CFLAGS) $(SANFLAGS) $(foreach m,$(MODULES),-I$(ROOT)/$(m))
 PC_LDFLAGS := $(SANFLAGS)

@@ -5,14 +5,17 @@
 # the HTML checks), builds with -Werror, then runs: the Check unit tests, the same
 # under AddressSanitizer + UBSan, the format check, the railway case end to end (DFS
 # and BFS, with and without AC2(2)), the bad-input tests, the differential test
-# against the brute-force oracle, the explain end-to-end tests, and every libFuzzer
-# harness for a short while (fuzz/smoke.sh, which installs clang when missing).
-# Prints one closing line "N passed, M failed" over all suites and exits non-zero on
-# any failure.
+# against the brute-force oracle, the explain end-to-end tests and oracle, the
+# temporal causes' paper instances, bad input and differential test, and every
+# libFuzzer harness for a short while (fuzz/smoke.sh, which installs clang when
+# missing).  Prints one closing line "N passed, M failed" over all suites and exits
+# non-zero on any failure.
 #
 # Environment: ORACLE_MODELS (default 250) models for the oracle comparison;
 # ORACLE_SEED (default 1, also the explain oracle's seed); EXPLAIN_CASES (default
-# 1000) cases for the explain oracle; FUZZ_TIME (default 30) seconds per fuzzer.
+# 1000) cases for the explain oracle; TEMPORAL_ORACLE_N (default 100) and
+# TEMPORAL_ORACLE_SEED (default 1) for the temporal-cause oracle; FUZZ_TIME
+# (default 30) seconds per fuzzer.
 set -u
 cd "$(dirname "$0")"
 ROOT=$(pwd)
@@ -76,6 +79,11 @@ if grep -q '^explain-e2e:' explain/explain.mk 2>/dev/null; then
 fi
 suite "explain oracle: ${EXPLAIN_CASES:-1000} random formulas and traces against Definitions 1-4" \
     sh cases/explain-oracle/run.sh "${EXPLAIN_CASES:-1000}" "${ORACLE_SEED:-1}"
+suite "temporal: the paper's causes (Table 1, sections 1-4) by cause checking" \
+    bash temporal/tests/e2e_paper.sh
+suite "temporal: bad input, exit statuses, nothing half-written" bash temporal/tests/e2e_errors.sh
+suite "temporal oracle: ${TEMPORAL_ORACLE_N:-100} random instances x 2 relations" \
+    bash temporal/tests/e2e_oracle.sh
 suite "fuzzers: ${FUZZ_TIME:-30} s each, no crash, leak or timeout" fuzz/smoke.sh "${FUZZ_TIME:-30}"
 
 echo
