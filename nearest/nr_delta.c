@@ -368,13 +368,24 @@ static void seed_step(walk *w, size_t e)
         q += w->M[k].kind == M_PAIR;
     uint32_t *r = NULL;
     size_t nr = 0;
+    bool any = false;
     reads_of(w, w->a, x->i, &r, &nr);
     for (size_t k = 0; k < nr; k++)
-        if (w->vopen[r[k]] != NR_NONE && w->vseen[r[k]] == q)
+        if (w->vopen[r[k]] != NR_NONE && w->vseen[r[k]] == q) {
             seed(w, w->vopen[r[k]]);
+            any = true;
+        }
     for (size_t k = 0; k < w->d->n; k++)
-        if (w->d->d[k].kind == NR_D_ACTION && w->d->d[k].step_a == x->i)
+        if (w->d->d[k].kind == NR_D_ACTION && w->d->d[k].step_a == x->i) {
             seed(w, (uint32_t)k);
+            any = true;
+        }
+    /* b passes the step with the same action, yet no variable its text names differs:
+     * its text does not say all it reads (SPIN merged statements into it, whose text
+     * shows only the first): every difference at the pair is a candidate */
+    for (size_t v = 0; !any && v < w->m->nvars; v++)
+        if (w->vopen[v] != NR_NONE && w->vseen[v] == q)
+            seed(w, w->vopen[v]);
     free(r);
 }
 
@@ -406,6 +417,11 @@ static void seeds(walk *w, const cc_graph *g)
         cc_graph_step(g, a->move[a->nmoves - 1], &pr, &tid);
         add_reads(w, &r, &nr, -1, w->c->claim_type, tid);
     }
+    /* a's own last steps that b leaves out (after the last aligned pair): what a did
+     * that led into the dead end */
+    for (size_t k = e + 1; k-- > 0 && w->M[k].kind == M_DEL;)
+        for (size_t c = 0; c < w->ncause[k]; c++)
+            seed(w, w->cause[k][c]);
     bool seen_pid[256] = {false};
     for (size_t k = e + 1; k < w->nM; k++) {
         const mpos *y = &w->M[k];
