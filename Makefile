@@ -24,7 +24,7 @@ BUILD ?= $(ROOT)/build
 SANFLAGS :=
 endif
 
-MODULES := util eol subsetgraph causality report spin-model explain temporal cli
+MODULES := util eol subsetgraph causality report nearest spin-model explain temporal cli
 PC_CFLAGS := -std=c11 -Wall -Wextra -Werror -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L \
              $(CFLAGS) $(SANFLAGS) $(foreach m,$(MODULES),-I$(ROOT)/$(m))
 PC_LDFLAGS := $(SANFLAGS)

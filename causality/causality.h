@@ -72,6 +72,16 @@ void cc_graph_step(const cc_graph *g, uint32_t e, int *pr, int *tid);
 void cc_graph_bad_state(cc_graph *g, uint32_t s);
 /* Marks s as expanded; returns whether it already was. */
 bool cc_graph_expand(cc_graph *g, uint32_t s);
+/* Reading a sealed graph (nearest/ searches it): the initial state (CC_NOROOT when
+ * none), the moves of s as for (e = cc_graph_first(g, s); e != CC_NONE_EDGE; e =
+ * cc_graph_next(g, e)), a move's target (a state or CC_SINK) and whether it is the
+ * never claim's. */
+#define CC_NONE_EDGE UINT32_MAX
+uint32_t cc_graph_root(const cc_graph *g);
+uint32_t cc_graph_first(const cc_graph *g, uint32_t s);
+uint32_t cc_graph_next(const cc_graph *g, uint32_t e);
+uint32_t cc_graph_target(const cc_graph *g, uint32_t e);
+bool cc_graph_claim(const cc_graph *g, uint32_t e);
 size_t cc_graph_states(const cc_graph *g);
 size_t cc_graph_edges(const cc_graph *g);
 size_t cc_graph_bytes(const cc_graph *g);
@@ -162,6 +172,15 @@ typedef struct {
 enum { CC_T_DERIVE, CC_T_HISTORIES, CC_T_CAUSES };
 
 cc_result *cc_analyse(cc_graph *g, size_t nevents, const cc_options *o);
+
+/* The derived per-state flags alone, without the history search (nearest/ needs only
+ * which runs are good): seals g and returns a fresh array of cc_graph_states(g) + 1
+ * flag bytes, or NULL when out of memory.  CC_SF_BAD: every run reaching the state has
+ * violated (invalid end state, or the never claim alone reaches a violation);
+ * CC_SF_DOOM: a violation is reachable by silent moves alone (no good run ends there:
+ * a state without it is *settled*).  cc_result.sf holds the same flags. */
+enum { CC_SF_BAD = 1, CC_SF_DOOM = 4 };
+uint8_t *cc_derive_flags(cc_graph *g);
 void cc_result_free(cc_result *r);
 
 /* ---- formulas (cc_formula.c) and witness runs (cc_trail.c) ---- */

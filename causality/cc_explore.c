@@ -432,6 +432,21 @@ cc_result *cc_analyse(cc_graph *g, size_t nevents, const cc_options *o)
     return r;
 }
 
+_Static_assert((int)CC_SF_BAD == (int)CC_S_BAD && (int)CC_SF_DOOM == (int)CC_S_DOOM,
+               "the public derived flags are the analysis' own");
+
+uint8_t *cc_derive_flags(cc_graph *g)
+{
+    if (cc_graph_seal(g))
+        return NULL;
+    cc_ctx c = {.g = g};
+    uint8_t *sf = cc_derive(&c) ? NULL : c.sf;
+    if (!sf)
+        free(c.sf);
+    cc_rev_free(&c.rev);
+    return sf;
+}
+
 static void free_traces(cc_trace *t, size_t n)
 {
     for (size_t i = 0; i < n; i++)

@@ -329,6 +329,31 @@ void cc_graph_step(const cc_graph *g, uint32_t e, int *pr, int *tid)
     *tid = mv == NO_MOVE ? -1 : (int)(mv & 0xffffff);
 }
 
+uint32_t cc_graph_root(const cc_graph *g)
+{
+    return g->root;
+}
+
+uint32_t cc_graph_first(const cc_graph *g, uint32_t s)
+{
+    return cc_first(g, s);
+}
+
+uint32_t cc_graph_next(const cc_graph *g, uint32_t e)
+{
+    return cc_next(g, e);
+}
+
+uint32_t cc_graph_target(const cc_graph *g, uint32_t e)
+{
+    return g->to[e];
+}
+
+bool cc_graph_claim(const cc_graph *g, uint32_t e)
+{
+    return g->ev[e] & CC_EV_CLAIM;
+}
+
 size_t cc_graph_states(const cc_graph *g)
 {
     return g->n;

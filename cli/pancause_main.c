@@ -1,9 +1,11 @@
 /*
  * pancause_main.c - the `pancause` command: one table of subcommands, each the main
- * of its module (explain/ for `explain`, temporal/ for `temporal`).  `./pan -C` is the other entry
- * point (spin-model/sm_entry.c): causality checking runs inside SPIN's own pan.
+ * of its module (explain/ for `explain`, nearest/ for `nearest`, temporal/ for `temporal`).
+ * `./pan -C` is the other entry point (spin-model/sm_entry.c): causality checking runs inside
+ * SPIN's own pan.
  */
 #include "explain.h"
+#include "nearest.h"
 #include "temporal.h"
 
 #include <stdio.h>
@@ -17,6 +19,9 @@ static const struct {
     {"explain", ex_main,
      "red dots on a counterexample: the causes of the first failure of an LTL\n"
      "            formula (Beer et al.)"},
+    {"nearest", nr_main,
+     "the closest successful execution to a counterexample and its differences\n"
+     "            (Groce's distance metrics)"},
     {"temporal", tm_main,
      "the temporal cause of an omega-regular effect on a lasso trace of a\n"
      "            reactive system, as a Buchi automaton (Finkbeiner et al.)"},

@@ -52,11 +52,138 @@ static const char *const HELP_TAIL =
     "stock pan).\n"
     "Build: `spin -a model.pml && make pan` (DFS) or `make pan BFS=1` (BFS).\n";
 
+static int check_option(const char *a);
+
+static const char *const HELP_NEAREST =
+    "\n"
+    "usage: ./pan -C --nearest TRAIL [pan options] [--json FILE] [--html FILE]\n"
+    "              [--good-trail FILE] [--weights WP,WA[,WC]] [--budget N]\n"
+    "\n"
+    "The closest successful execution to the counterexample TRAIL (a trail of\n"
+    "stock pan or of --trails): the run that never violates and ends settled or\n"
+    "in a valid end state with the least alignment distance to it (Groce), its\n"
+    "differences and their slice.\n"
+    "  --json FILE   the result as JSON     --html FILE  as an HTML page\n"
+    "  --good-trail FILE  the successful run as a SPIN trail (spin -t -k FILE)\n"
+    "  --weights WP,WA[,WC]  integer weights of differing values, actions and\n"
+    "                unaligned steps (default 1,1 and WC = variables + 2)\n"
+    "  --budget N    search nodes before the result is reported as not exact\n"
+    "                (default 50 per recorded state, at least 5e7; 0 = none)\n";
+
 static void help(void)
 {
     fputs(HELP_HEAD, stdout);
     rp_help(stdout);
     fputs(HELP_TAIL, stdout);
+    fputs(HELP_NEAREST, stdout);
+}
+
+/* --weights WP,WA[,WC]: non-negative integers. */
+static int weights_option(nr_options *o, const char *v)
+{
+    long w[3] = {-1, -1, -1};
+    int n = 0;
+    for (const char *p = v; p && *p && n < 3; n++) {
+        char *end;
+        w[n] = strtol(p, &end, 10);
+        if (end == p || w[n] < 0 || w[n] > 1000000 || (*end && *end != ','))
+            n = 99;
+        p = *end ? end + 1 : end;
+    }
+    if (!v || n < 2 || n > 3) {
+        fprintf(stderr, "pan: --weights needs WP,WA or WP,WA,WC: integers >= 0 (./pan -C "
+                        "--help)\n");
+        return 2;
+    }
+    o->wp = w[0];
+    o->wa = w[1];
+    o->wc = n == 3 ? w[2] : -1;
+    return 0;
+}
+
+/* The options of -C --nearest; 0, 2 on a bad one, -1 when a is none of them. */
+static int nearest_option(smh_config *cfg, const char *a, const char *val, int *used)
+{
+    nr_options *o = &cfg->nearest;
+    const char **path = !strcmp(a, "--nearest")      ? &o->trail
+                        : !strcmp(a, "--json")       ? &o->json
+                        : !strcmp(a, "--html")       ? &o->html
+                        : !strcmp(a, "--good-trail") ? &o->good_trail
+                                                     : NULL;
+    *used = 1;
+    if (path) {
+        if (!val) {
+            fprintf(stderr, "pan: %s needs a file name (./pan -C --help)\n", a);
+            return 2;
+        }
+        *path = val;
+        return 0;
+    }
+    if (!strcmp(a, "--weights"))
+        return weights_option(o, val);
+    if (!strcmp(a, "--budget")) {
+        char *end = NULL;
+        o->budget = val ? strtod(val, &end) : -1;
+        if (!end || *end || o->budget < 0) {
+            fprintf(stderr, "pan: --budget needs a number of search nodes >= 0\n");
+            return 2;
+        }
+        return 0;
+    }
+    if (!strcmp(a, "--exact-states")) {
+        cfg->exact = 1;
+        *used = 0;
+        return 0;
+    }
+    *used = 0;
+    return -1;
+}
+
+static bool nearest_requested(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--nearest"))
+            return true;
+    return false;
+}
+
+/* The command line of ./pan -C --nearest: its own options, pan's as with -C. */
+static int nearest_args(smh_config *cfg, int argc, char **argv, char **av, int *n)
+{
+    cfg->nearest_on = 1;
+    cfg->nearest =
+        (nr_options){.wp = 1, .wa = 1, .wc = -1, .budget = -1, .unicode = cfg->color != 0};
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "-C"))
+            continue;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            help();
+            return 3;
+        }
+        int used, rc = strncmp(a, "--", 2)
+                           ? -1
+                           : nearest_option(cfg, a, i + 1 < argc ? argv[i + 1] : NULL, &used);
+        if (rc > 0)
+            return rc;
+        if (rc == 0) {
+            i += used;
+            continue;
+        }
+        if (!strncmp(a, "--", 2)) {
+            fprintf(stderr, "pan: %s is no option of -C --nearest (./pan -C --help)\n", a);
+            return 2;
+        }
+        if (a[0] == '-' && (rc = check_option(a)))
+            return rc;
+        av[(*n)++] = argv[i];
+    }
+    u_err err = {{0}};
+    if (nr_check_outputs(&cfg->nearest, &err)) {
+        fprintf(stderr, "pan: %s\n", err.msg);
+        return 2;
+    }
+    return 0;
 }
 
 static int noprune_option(smh_config *cfg, const char *what)
@@ -200,6 +327,14 @@ int sm_main(int argc, char **argv, int (*stock_main)(int, char **),
     }
     int n = 0, rc = 0;
     av[n++] = argv[0];
+    if (nearest_requested(argc, argv)) {
+        rc = nearest_args(&cfg, argc, argv, av, &n);
+        if (rc == 3) { /* --help */
+            free(av);
+            return 0;
+        }
+        argc = 0; /* the loop below has nothing left to read */
+    }
     for (int i = 1; i < argc && !rc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "-C"))

@@ -244,6 +244,13 @@ void smh_begin(int search, int flags, const char *const *procnames, const sm_lab
                         "POR=1\n");
         exit(2);
     }
+    if ((flags & SMH_POR) && run.cfg.nearest_on) {
+        /* the reduction drops interleavings, and the nearest run may be one of them */
+        fprintf(stderr, "pan: -C --nearest: this pan was built with POR=1 (partial order "
+                        "reduction), which drops runs the nearest search must see; rebuild "
+                        "without POR=1\n");
+        exit(2);
+    }
     run.search = search;
     run.flags = flags;
     run.procnames = procnames;
@@ -251,10 +258,10 @@ void smh_begin(int search, int flags, const char *const *procnames, const sm_lab
     run.nlabels = nlabels;
     run.model = model;
     unsigned gflags = (run.cfg.exact ? CC_G_EXACT : 0);
-    if (run.cfg.out.path[RP_TRAILS])
+    if (run.cfg.out.path[RP_TRAILS] || run.cfg.nearest_on)
         gflags |= CC_G_MOVES;
     rec.g = cc_graph_new(gflags);
-    if (!rec.g)
+    if (!rec.g || (run.cfg.nearest_on && sm_values_begin(procnames)))
         oom();
     index_labels();
 }
@@ -366,7 +373,10 @@ static bool enter(uint32_t id, int truncated)
         rec.truncated = true;
         return false;
     }
-    return !cc_graph_expand(rec.g, id);
+    bool fresh = !cc_graph_expand(rec.g, id);
+    if (fresh && run.cfg.nearest_on) /* pan's `now` is this state: its variables */
+        sm_values_capture(id);
+    return fresh;
 }
 
 static void dfs_enter(long depth, uint32_t id, int truncated, bool keyless)
@@ -527,6 +537,8 @@ static void enter_claim_turn(void)
         return;
     }
     bfs.mid_rec = !cc_graph_expand(rec.g, bfs.mid);
+    if (bfs.mid_rec && run.cfg.nearest_on) /* `now`: the claim has not moved yet */
+        sm_values_capture(bfs.mid);
     if (bfs.src == CC_NOSTATE)
         cc_graph_set_root(rec.g, bfs.mid);
     else if (bfs.src_rec)
@@ -781,6 +793,34 @@ static void release(void)
         rp_prob_free(run.cfg.probs);
     free(rec.key);
     free(rec.hazard);
+    sm_values_end();
+}
+
+/* --nearest: the closest successful execution instead of the causes (nearest/). */
+static void nearest_exit(int *status)
+{
+    rp_run why = {0};
+    incomplete_reasons(NULL, &why);
+    nr_context c = {.model = run.model,
+                    .claim_type = run.claim_type,
+                    .merged = run.merged != 0,
+                    .base = run.claim_type >= 0 ? 1 : 0,
+                    .search = run.search == SMH_BFS ? "bfs" : "dfs",
+                    .states = rec.states,
+                    .transitions = rec.transitions,
+                    .seconds = now_seconds() - run.cfg.start};
+    /* incomplete_reasons(NULL) names "out of memory" for the missing analysis result:
+     * here only the recorder's own shortage counts */
+    for (size_t k = 0; k < why.nwhy && c.nwhy < NR_MAX_WHY; k++)
+        if (strcmp(why.why[k], "out of memory") || rec.oom)
+            c.why[c.nwhy++] = why.why[k];
+    const char *bad = sm_values_error();
+    if (bad) {
+        fprintf(stderr, "pancause: nearest: %s\n", bad);
+        *status = 1;
+        return;
+    }
+    *status = nr_explain(rec.g, sm_values_model(), &run.cfg.nearest, &c, stdout);
 }
 
 static size_t budget(void)
@@ -795,6 +835,11 @@ void smh_exit(int *status)
 {
     if (!rec.g) {
         release();
+        return;
+    }
+    if (run.cfg.nearest_on) {
+        nearest_exit(status);
+        release(); /* -> DONE */
         return;
     }
     if (run.nev == 0 && run.nlabels == 0) {

@@ -86,6 +86,12 @@ static const char *const INCLUDE = "#include \"pan_cause.h\"\n"
                                    "#define SM_PAN_GLUE 1 /* pancause: spin-model/sm_pan.h */\n"
                                    "#include \"sm_pan.h\"";
 
+/* The capture of pan's variable printing (sm_pan.h's sm_pan_cap): # takes the
+ * arguments as written, so the decoder sees `now.x`, not pptr's expansion. */
+static const char CAPTURE_ON[] = "#define printf(...) sm_pan_cap(#__VA_ARGS__, __VA_ARGS__)\n"
+                                 "#define Printf(...) sm_pan_cap(#__VA_ARGS__, __VA_ARGS__)\n";
+static const char CAPTURE_OFF[] = "#undef printf\n#undef Printf\n";
+
 static const char NEW_STATE[] = "new_state(void)";
 static const char STORE_STATE[] = "store_state(Trail *ntrpt, int shortcut, short oboq)";
 static const char H_STORE[] = "h_store(char *vin, int nin)\t/* hash table storage */";
@@ -120,6 +126,13 @@ static const sm_anchor ANCHORS[] = {
     {"memcpy(((char *)&(tmp->state)), v, n);", false, H_STORE, 1, BEFORE, "sm_pan_hel = tmp; "},
     {"\t\t\tII = h_store((char *)&now, vsize);", true, NEW_STATE, 1, AFTER_LINE,
      "\t\t\tsm_pan_stored();\n"},
+    /* pan's printing of the variables becomes the nearest decoder's capture: printf and
+     * Printf from c_globals() through c_chandump(), which SPIN writes last, before the
+     * transition lookup table (sm_glue.c.inc's sm_pan_decode) */
+    {"c_globals(void)", true, NULL, 1, BEFORE, CAPTURE_ON},
+    {"c_locals(int pid, int tp)", true, NULL, 1, CHECK, NULL},
+    {"printm(int x, char *s)", true, NULL, 1, CHECK, NULL},
+    {"Trans *t_id_lkup[", false, NULL, 1, BEFORE, CAPTURE_OFF},
     /* new_state()'s condition for calling h_store(), which sm_pan_down() repeats */
     {"\tif (depth >= maxdepth)", true, NEW_STATE, 1, CHECK, NULL},
     {"\tif ((trpt->tau&4) || ((trpt-1)->tau&128))", true, NEW_STATE, 1, CHECK, NULL},
@@ -317,12 +330,107 @@ static int append_tail(sm_buf *b, const char *labels, const char *glue_path)
     return b->oom ? -1 : 0;
 }
 
-int sm_instrument(const char *src, const char *labels, const char *glue_path, char **out,
-                  u_err *err)
+/* ---- pan.t: the transitions, for the nearest search's source lines ---- */
+
+/* The integer at *p (after blanks); NULL when there is none. */
+static const char *read_int(const char *p, int *v)
+{
+    while (*p == ' ' || *p == '\t')
+        p++;
+    char *end;
+    long x = strtol(p, &end, 10);
+    if (end == p)
+        return NULL;
+    *v = (int)x;
+    return end;
+}
+
+/* One `settr(...)` line of pan.t: `trans[P][S] = settr(TID, ..., "text", ...)` or a
+ * chain continuation `T->nxt = settr(...)` of the last (P, S).  Appends a table row;
+ * lines of no numbered proctype (the _NP_ process) are skipped. */
+static void trans_line(sm_buf *b, const char *line, const char *end, int *p, int *st, size_t *n)
+{
+    const char *t = strstr(line, "trans[");
+    const char *call = strstr(line, "settr(");
+    if (!call || call >= end || (call > line && call[-1] != ' ' && call[-1] != '\t'))
+        return;
+    if (t && t < call) {
+        const char *q = read_int(t + 6, p);
+        if (!q || q[0] != ']' || q[1] != '[' || !(q = read_int(q + 2, st)) || *q != ']') {
+            *p = *st = -1;
+            return;
+        }
+    } else if (!strstr(line, "T->nxt") || *p < 0)
+        return;
+    int tid;
+    const char *lit = read_int(call + 6, &tid);
+    lit = lit ? memchr(lit, '"', (size_t)(end - lit)) : NULL;
+    if (!lit)
+        return;
+    const char *q = lit + 1;
+    while (q < end && *q != '"')
+        q += q[0] == '\\' && q + 1 < end ? 2 : 1;
+    if (q >= end)
+        return;
+    char *row = u_fmt("    {%d, %d, %d, ", *p, *st, tid);
+    if (!row) {
+        b->oom = true;
+        return;
+    }
+    buf_str(b, row);
+    buf_add(b, lit, (size_t)(q + 1 - lit));
+    buf_str(b, "},\n");
+    free(row);
+    (*n)++;
+}
+
+/* The table sm_pan_trans[] (sm_pan.h's sm_trans) from pan.t's settr() calls, copied
+ * with their string literals as SPIN wrote them; empty without pan.t. */
+static int append_trans(sm_buf *b, const char *pan_t)
+{
+    buf_str(b, "/* pancause: pan's transitions, from pan.t */\n"
+               "static const sm_trans sm_pan_trans[] = {\n");
+    size_t n = 0;
+    int p = -1, st = -1;
+    for (const char *l = pan_t; l && *l;) {
+        const char *e = line_end(l);
+        if (strncmp(l, "settr(", 6)) /* not settr()'s own definition */
+            trans_line(b, l, e, &p, &st, &n);
+        l = e;
+    }
+    char *tail = u_fmt("    {-1, -1, -1, 0}};\nstatic const int sm_pan_ntrans = %zu;\n", n);
+    if (!tail)
+        return -1;
+    buf_str(b, tail);
+    free(tail);
+    return b->oom ? -1 : 0;
+}
+
+/* The capture region must hold c_globals, c_locals, printm and c_chandump, in that
+ * order, before the transition lookup table (SPIN 6.5.2's order). */
+static bool capture_order(const char *src)
+{
+    static const char *const F[] = {"\nc_globals(void)\n", "\nc_locals(int pid, int tp)\n",
+                                    "\nprintm(int x, char *s)\n", "\nc_chandump(int ",
+                                    "\nTrans *t_id_lkup["};
+    const char *at = src;
+    for (size_t i = 0; i < sizeof F / sizeof F[0]; i++)
+        if (!(at = strstr(at, F[i])))
+            return false;
+    return true;
+}
+
+int sm_instrument(const char *src, const char *labels, const char *pan_t, const char *glue_path,
+                  char **out, u_err *err)
 {
     *out = NULL;
     if (!strstr(src, "SpinVersion") && !strstr(src, "Spin Version"))
         return u_errf(err, "this is not a pan.c generated by SPIN (no SpinVersion)");
+    if (!capture_order(src))
+        return u_errf(err, "pan.c does not have the shape pancause expects: c_globals, "
+                           "c_locals, printm, c_chandump and t_id_lkup are not in SPIN "
+                           "6.5.2's order. pan.c must be generated by SPIN 6.5.2 (`spin -a "
+                           "model.pml`) and not edited.");
     sm_edit e[2 * NANCHORS];
     size_t ne = 0;
     for (size_t i = 0; i < NANCHORS; i++)
@@ -350,7 +458,7 @@ int sm_instrument(const char *src, const char *labels, const char *glue_path, ch
         }
     }
     buf_str(&b, at);
-    if (append_tail(&b, labels, glue_path) || b.oom) {
+    if (append_trans(&b, pan_t) || append_tail(&b, labels, glue_path) || b.oom) {
         free(b.s);
         return u_errf(err, "out of memory, or `spin -d` output unreadable");
     }

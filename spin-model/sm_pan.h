@@ -70,6 +70,40 @@ void smh_stats(double states, double matched, int done);
 /* pan is about to exit with *status: run the analysis, report, maybe change status. */
 void smh_exit(int *status);
 
+/* ---- the closest successful execution (./pan -C --nearest, nearest/) ---- */
+
+/* One of pan's transitions as `spin -a` declared it in pan.t (the instrumenter copies
+ * them into sm_pan_trans[]): proctype, the state whose list declares it (its home:
+ * `spin -t -p` prints that state's source line for the step), t_id and statement text. */
+typedef struct {
+    int proctype, state, tid;
+    const char *text;
+} sm_trans;
+/* The model's transitions and per proctype its states' source lines (src[p][state],
+ * nstates[p] of them; NULL for a proctype without), named once before the search. */
+void smh_transitions(const sm_trans *t, int n, const short *const *src, const int *nstates,
+                     int nproctypes);
+/* The recorder asks the glue for the variables of the state pan is in (`now`) by
+ * calling decode(); decode() reports them, in pan's own print order (c_globals(),
+ * then c_locals() per process), through the calls below.  smh_decoder() is called
+ * once, at the start, with the glue's decoder. */
+void smh_decoder(void (*decode)(void));
+/* The next scope: pid -1 for the globals, else process pid (pan's slot minus the
+ * never claim's) of proctype at control state pc. */
+void smh_val_scope(int pid, int proctype, int pc);
+/* The next variable of the scope: args is the text of pan's printf() arguments that
+ * printed it (the name comes from there), index its array index or -1, type pan's
+ * type word ("byte", "mtype", ...). */
+void smh_val(const char *args, const char *type, int index, int value);
+/* The next variable is a channel: its name, id (qid) and contents (every field of
+ * every message, in order: n ints). */
+void smh_val_chan(const char *name, int qid, const int *fields, int n);
+/* An mtype constant (for printing values by name). */
+void smh_val_mtype(const char *name, int value);
+/* The state's variables are complete; valid_end: pan's endstate() holds there.  bad
+ * != 0: the glue could not read them (an unexpected line of pan's printing). */
+void smh_val_done(int valid_end, int bad);
+
 /* Defined by the glue, called by pan_main.c: why this pan cannot run -C (NULL: it
  * can). */
 const char *sm_pan_refusal(void);
@@ -99,6 +133,12 @@ static H_el *sm_pan_hel; /* the entry h_store() found or made */
  * tried inside BFS's store_state(). */
 #define SM_TRANSIT(t, II)    (sm_pan_try((II), ot, tt, (t)->t_id), smh_tried(do_transit((t), (II))))
 #define SM_CLAIM_TRANSIT(t2) (smh_claim_try((t2)->t_id), smh_claim_tried(do_transit((t2), 0)))
+
+/* pan's own printing of the variables (c_globals, c_locals, c_chandump), with printf
+ * and Printf turned into this capture (sm_instrument.c's anchors): args is the text of
+ * the call's arguments, fmt the format.  It prints as printf does unless the glue's
+ * decoder is running. */
+int sm_pan_cap(const char *args, const char *fmt, ...);
 
 #endif /* SM_PAN_GLUE */
 #endif

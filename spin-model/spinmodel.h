@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "nearest.h"
 #include "report.h"
 #include "sm_pan.h"
 #include "util.h"
@@ -24,11 +25,12 @@
 /* ---- source transformation (used by the pancause-instrument program) ---- */
 
 /* Instruments pan.c.  pan_c is the generated source, labels the output of `spin -d`
- * on the same model, glue_path the path of sm_glue.c.inc to #include.  On success
- * returns 0 and a malloc'd *out; on failure returns -1 with err saying which anchor
- * did not match (nothing is half-made). */
-int sm_instrument(const char *pan_c, const char *labels, const char *glue_path, char **out,
-                  u_err *err);
+ * on the same model, pan_t SPIN's pan.t beside it (its transitions become the table
+ * sm_pan_trans[]; NULL: an empty table), glue_path the path of sm_glue.c.inc to
+ * #include.  On success returns 0 and a malloc'd *out; on failure returns -1 with err
+ * saying which anchor did not match (nothing is half-made). */
+int sm_instrument(const char *pan_c, const char *labels, const char *pan_t, const char *glue_path,
+                  char **out, u_err *err);
 /* Instruments pan.h into the pan_cause.h that the instrumented pan.c includes: pan's
  * hash table entry and search frame get two words for the recorded state.  Same
  * contract. */
@@ -45,6 +47,17 @@ int sm_label_reserved(const char *label);
 
 /* The hooks the instrumented pan.c calls (sm_hooks.c) are declared in sm_pan.h. */
 
+/* ---- the nearest search's values (sm_values.c, used by sm_hooks.c) ---- */
+
+/* Starts recording values (procnames: pan's).  -1 when out of memory. */
+int sm_values_begin(const char *const *procnames);
+/* The glue decodes pan's current state as recorded state id. */
+void sm_values_capture(uint32_t id);
+nr_model *sm_values_model(void);
+/* Why the values could not be recorded, or NULL. */
+const char *sm_values_error(void);
+void sm_values_end(void);
+
 /* ---- pan's main ---- */
 
 /* What `./pan -C` was asked for (set by sm_main before pan's search starts). */
@@ -59,6 +72,9 @@ typedef struct {
     int exact;        /* --exact-states: full state keys instead of fingerprints */
     unsigned noprune; /* --no-prune WHAT: CC_NOPRUNE_* bits */
     double start;     /* monotonic seconds at start */
+    int nearest_on;   /* --nearest TRAIL: the closest successful execution instead of
+                         the causes (nearest/) */
+    nr_options nearest;
 } smh_config;
 void smh_configure(const smh_config *c);
 

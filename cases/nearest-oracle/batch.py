@@ -1,0 +1,126 @@
+#!/usr/bin/env python3
+"""The differential test of `./pan -C --nearest` against reference.py.
+
+    batch.py N [SEED] [--keep DIR] [--files F.pml ...]
+
+For each seed SEED .. SEED+N-1 (default 1): gen.py writes a model; SPIN and the
+project's `make pan` build its pan (every fourth model the breadth-first one,
+BFS=1, whose stock search writes shortest trails); stock pan (./pan without -C)
+writes its counterexample trail; `./pan -C --nearest TRAIL --json --good-trail`
+answers (every third model with random weights); reference.py checks the answer
+(--check): the same minimal distance, pancause's good run replays in SPIN, never
+violates and ends settled or in a valid end state, its distance by the DP and
+the cost of pancause's alignment are pancause's distance; or both find no
+successful run.  Two models at a time (NEAREST_JOBS).  Failures are kept in
+$TMPDIR/nearest-oracle-failures/seedN (or --keep DIR) with a repro.sh.  Last line:
+"N passed, M failed".
+"""
+
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
+
+
+def sh(cmd, cwd, timeout=300):
+    p = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=timeout)
+    return p.returncode, p.stdout + p.stderr
+
+
+def one(seed, work, keep, model_file=None):
+    d = os.path.join(work, "seed%d" % seed if model_file is None else
+                     os.path.basename(model_file))
+    os.makedirs(d, exist_ok=True)
+    log = []
+    try:
+        if model_file is None:
+            rc, out = sh([sys.executable, os.path.join(HERE, "gen.py"), str(seed), d], d)
+            if rc:
+                return seed, False, "gen.py failed: " + out
+        else:
+            shutil.copy(model_file, os.path.join(d, "model.pml"))
+        bfs = seed % 4 == 3
+        rc, out = sh(["spin", "-a", "model.pml"], d)
+        if rc:
+            return seed, False, "spin -a failed: " + out
+        mk = ["make", "-s", "-f", os.path.join(ROOT, "Makefile"), "pan", "PAN_CFLAGS=-O0"]
+        rc, out = sh(mk + (["BFS=1"] if bfs else []), d)
+        if rc:
+            return seed, False, "make pan failed: " + out
+        sh(["./pan", "-m10000", "-w16"], d)
+        trail = os.path.join(d, "model.pml.trail")
+        if not os.path.exists(trail):
+            return seed, False, "stock pan wrote no trail"
+        wopt = []
+        if seed % 3 == 2:
+            r = random.Random(seed)
+            wopt = ["--weights", "%d,%d,%d" % (r.randint(0, 3), r.randint(0, 3), r.randint(1, 6))]
+        rc, out = sh(["./pan", "-m10000", "-w16", "-C", "--nearest", "model.pml.trail", "--json",
+                      "out.json", "--good-trail", "good.trail"] + wopt, d)
+        log.append("pan -C --nearest exit %d\n%s" % (rc, out[-3000:]))
+        if rc not in (0, 1):
+            return seed, False, "\n".join(log)
+        rc, out = sh([sys.executable, os.path.join(HERE, "reference.py"), "model.pml",
+                      "model.pml.trail", "--check", "out.json"] + wopt, d)
+        log.append("reference: " + out)
+        with open(os.path.join(d, "repro.sh"), "w") as f:
+            f.write("cd %s && spin -a model.pml && make -f %s/Makefile pan%s && "
+                    "./pan -m10000 -C --nearest model.pml.trail --json out.json "
+                    "--good-trail good.trail %s; python3 %s/reference.py model.pml "
+                    "model.pml.trail --check out.json %s\n" %
+                    (d, ROOT, " BFS=1" if bfs else "", " ".join(wopt), HERE, " ".join(wopt)))
+        return seed, rc == 0, "\n".join(log)
+    except subprocess.TimeoutExpired as e:
+        return seed, False, "timeout: %s" % e
+
+
+def main(argv):
+    args = argv[1:]
+    keep = None
+    files = []
+    if "--keep" in args:
+        k = args.index("--keep")
+        keep = args[k + 1]
+        del args[k:k + 2]
+    if "--files" in args:
+        k = args.index("--files")
+        files = args[k + 1:]
+        del args[k:]
+    n = int(args[0]) if args else 0
+    seed0 = int(args[1]) if len(args) > 1 else 1
+    rc, out = sh(["make", "-s", "-j2", "lib", "programs"], ROOT)
+    if rc:
+        print(out)
+        return 1
+    work = tempfile.mkdtemp(prefix="nearest-oracle-")
+    fails = keep or os.path.join(tempfile.gettempdir(), "nearest-oracle-failures")
+    jobs = int(os.environ.get("NEAREST_JOBS", "2"))
+    tasks = [(s, None) for s in range(seed0, seed0 + n)] + [(1000000 + i, f) for i, f in
+                                                           enumerate(files)]
+    passed = failed = 0
+    with ThreadPoolExecutor(jobs) as ex:
+        for seed, ok, log in ex.map(lambda t: one(t[0], work, keep, t[1]), tasks):
+            if ok:
+                passed += 1
+            else:
+                failed += 1
+                print("FAIL seed %d:\n%s" % (seed, log))
+                dst = os.path.join(fails, "seed%d" % seed)
+                shutil.rmtree(dst, ignore_errors=True)
+                src = os.path.join(work, "seed%d" % seed)
+                if os.path.isdir(src):
+                    shutil.copytree(src, dst)
+                    print("  kept in %s" % dst)
+    shutil.rmtree(work, ignore_errors=True)
+    print("%d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

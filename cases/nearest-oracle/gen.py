@@ -1,0 +1,228 @@
+#!/usr/bin/env python3
+"""gen.py SEED OUTDIR: a small random Promela model in OUTDIR/model.pml.
+
+The same seed always gives the same model.  Models are in the subset that
+interp.py interprets: 1-3 active proctypes over 2-4 globals, assignments,
+guards (some wait on other processes), if with guarded, true and else options,
+bounded and unbounded do loops, d_step; no skip (SPIN drops a skip that follows a
+`true` guard, which this interpreter does not model); sometimes event labels (then
+"settled" means: no violation by unlabelled steps) and end labels.  One hazard
+kind per model: asserts, an invalid end state (a process that may wait for
+ever), or an `ltl { [] !(...) }` invariant.  Every global is read somewhere
+(SPIN drops variables nothing reads from the state vector).  A model is kept
+when SPIN accepts it, a violation is reachable, it has at most MAX_STATES
+states, and (mostly) some successful run exists; about one in twelve has none,
+to test that pancause refuses those as the reference does.
+"""
+
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+
+from interp import VIOL, Model, PromelaError
+
+MAX_STATES = 1500
+
+
+class Gen:
+    def __init__(self, rng):
+        self.r = rng
+        self.labels = 0
+        self.lines = []
+
+    def label(self, kind):
+        self.labels += 1
+        return "%s%d" % (kind, self.labels)
+
+    def val(self):
+        return str(self.r.randint(0, 3))
+
+    def expr(self, vs):
+        r = self.r.random()
+        v = self.r.choice(vs)
+        if r < 0.3:
+            return self.val()
+        if r < 0.6:
+            return v
+        if r < 0.8:
+            return "%s + %d" % (v, self.r.randint(1, 2))
+        return "%s - 1" % v if self.r.random() < 0.5 else "%s %% 3" % v
+
+    def cond(self, vs):
+        v = self.r.choice(vs)
+        op = self.r.choice(["<", ">", "==", "!=", "<=", ">="])
+        w = self.r.choice([x for x in vs if x != v] + [self.val(), self.val()])
+        c = "%s %s %s" % (v, op, w)
+        if self.r.random() < 0.2:
+            c = "%s && %s %s %s" % (c, self.r.choice(vs), self.r.choice(["<", "=="]), self.val())
+        return c
+
+    def simple(self, vs, w):
+        """One basic statement on its own line; w = the writable globals."""
+        r = self.r.random()
+        v = self.r.choice(w)
+        if r < 0.45:
+            return "%s = %s" % (v, self.expr(vs))
+        if r < 0.6:
+            return "%s++" % v
+        if r < 0.75:
+            return "(%s)" % self.cond(vs)
+        if r < 0.85:
+            return "d_step { %s -> %s = %s }" % (self.cond(vs), v, self.expr(vs))
+        return "%s = %s" % (v, self.val())
+
+    def body(self, vs, w, n, depth, ind):
+        out = []
+        for i in range(n):
+            r = self.r.random()
+            if depth < 2 and r < 0.2:
+                out += self.if_(vs, w, depth, ind)
+            elif depth < 1 and r < 0.3:
+                out += self.do_(vs, w, depth, ind)
+            else:
+                st = self.simple(vs, w)
+                if self.r.random() < self.p_label and not (i == 0 and depth > 0):
+                    st = "%s: %s" % (self.label("L"), st)
+                out.append(ind + st)
+        return out
+
+    def if_(self, vs, w, depth, ind):
+        out = [ind + "if"]
+        kinds = ["g", "g", "t", "e"]
+        nopt = self.r.randint(2, 3)
+        used_else = False
+        for _ in range(nopt):
+            k = self.r.choice(kinds)
+            if k == "e" and used_else:
+                k = "t"
+            if k == "e":
+                used_else = True
+                first = "else"
+            elif k == "t":
+                first = "true"
+            else:
+                first = "(%s)" % self.cond(vs)
+            rest = self.body(vs, w, self.r.randint(1, 2), depth + 1, ind + "   ")
+            out.append(ind + ":: " + first + " ->")
+            out += rest
+        out.append(ind + "fi")
+        return out
+
+    def do_(self, vs, w, depth, ind):
+        out = [ind + "do"]
+        if self.r.random() < 0.5 and "i" in w:
+            out.append(ind + ":: (i < 2) ->")
+            out.append(ind + "   i++")
+            out += self.body(vs, w, 1, depth + 1, ind + "   ")
+            out.append(ind + ":: else ->")
+            out.append(ind + "   break")
+        else:
+            for _ in range(self.r.randint(1, 2)):
+                out.append(ind + ":: (%s) ->" % self.cond(vs))
+                out += self.body(vs, w, 1, depth + 1, ind + "   ")
+            out.append(ind + ":: (%s) ->" % self.cond(vs))
+            out.append(ind + "   break")
+        out.append(ind + "od")
+        return out
+
+    def model(self):
+        r = self.r
+        nv = r.randint(2, 4)
+        names = ["x", "y", "z", "u"][:nv]
+        types = [r.choice(["byte", "byte", "bool", "short", "int"]) for _ in names]
+        decls = []
+        for n, t in zip(names, types):
+            init = "" if r.random() < 0.6 else " = %d" % (r.randint(0, 1) if t == "bool" else
+                                                         r.randint(0, 2))
+            decls.append("%s %s%s;" % (t, n, init))
+        loops = r.random() < 0.3
+        if loops:
+            names.append("i")
+            decls.append("byte i;")
+        self.p_label = 0.0 if r.random() < 0.5 else 0.35
+        hazard = r.choice(["assert", "assert", "deadlock", "ltl"])
+        nproc = r.choice([1, 2, 2, 2, 3, 3])
+        lines = decls[:]
+        writable = [n for n in names if n != "i"]
+        for p in range(nproc):
+            lines.append("")
+            lines.append("active proctype P%d()" % p)
+            lines.append("{")
+            body = self.body(names, writable, r.randint(2, 5), 0, "    ")
+            if hazard == "assert" and (p == nproc - 1 or r.random() < 0.3):
+                k = r.randint(0, len(body))
+                while k < len(body) and body[k].lstrip().startswith(("::", "fi", "od")):
+                    k += 1
+                body.insert(k, "    assert(%s)" % self.cond(names))
+            if hazard == "deadlock" and r.random() < 0.7:
+                lab = self.label("end") + ": " if r.random() < 0.3 else ""
+                body.append("    %s(%s)" % (lab, self.cond(names)))
+            lines += [b + (";" if i < len(body) - 1 and not self._opener(body, i) else "")
+                      for i, b in enumerate(body)]
+            lines.append("}")
+        # every global is read somewhere, so SPIN keeps it in the state vector
+        text = "\n".join(lines) + "\n"
+        if hazard == "ltl":
+            a, b = r.sample(names, 2)
+            text += "\nltl p { [] !(%s == %s && %s != %s) }\n" % (a, self.val(), b, self.val())
+        return text
+
+    @staticmethod
+    def _opener(body, i):
+        """No separator after a line that opens or continues a compound."""
+        s = body[i].strip()
+        nxt = body[i + 1].strip() if i + 1 < len(body) else ""
+        return s in ("if", "do") or s.endswith("->") or nxt.startswith(("::", "fi", "od"))
+
+
+def good(model):
+    """(violation reachable, a successful run exists, states)."""
+    g = model.graph(limit=MAX_STATES)
+    viol = any(model.bad(s) or any(x.target == VIOL for x in st) for s, st in g.items())
+    settled = model.settled_states(g)
+    ok = any(not model.bad(s) and (s in settled or model.valid_end(s)) for s in g)
+    return viol, ok, len(g)
+
+
+def spin_accepts(text):
+    """SPIN's own verdict (it refuses, e.g., a jump into a d_step)."""
+    tmp = tempfile.mkdtemp(prefix="nr-gen-")
+    try:
+        with open(os.path.join(tmp, "model.pml"), "w") as f:
+            f.write(text)
+        p = subprocess.run(["spin", "-a", "model.pml"], cwd=tmp, capture_output=True, text=True,
+                           timeout=60)
+        return p.returncode == 0 and "Error" not in p.stdout + p.stderr
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def generate(seed):
+    r = random.Random(seed)
+    for _ in range(2000):
+        text = Gen(r).model()
+        try:
+            m = Model(text)
+        except PromelaError:
+            continue
+        if len(m.kept) != len(m.vars):
+            continue
+        try:
+            viol, ok, _ = good(m)
+        except PromelaError:
+            continue
+        if not viol:
+            continue
+        if (ok or r.random() < 0.08) and spin_accepts(text):
+            return "/* nearest-oracle model, seed %d */\n%s" % (seed, text)
+    raise SystemExit("gen.py: no model for seed %d" % seed)
+
+
+if __name__ == "__main__":
+    seed, out = int(sys.argv[1]), sys.argv[2]
+    os.makedirs(out, exist_ok=True)
+    with open(os.path.join(out, "model.pml"), "w") as f:
+        f.write(generate(seed))

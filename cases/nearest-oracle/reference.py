@@ -1,0 +1,377 @@
+#!/usr/bin/env python3
+"""Brute-force reference for `pancause nearest` (README: "The closest successful
+execution: definitions"), written from the definitions without reading the C.
+
+    reference.py MODEL.pml TRAIL [--weights WP,WA,WC] [--plain]
+        prints JSON: {"distance": D, "wc": WC, "n": |a|, ...} or {"none": reason}
+    reference.py MODEL.pml TRAIL --check CJSON [--weights ...]
+        also checks pancause's answer (its JSON, with "good_trail" naming the
+        good run's trail file and "alignment"): the good run replays in SPIN,
+        never violates, ends settled or in a valid end state, its distance by
+        the DP is pancause's distance, pancause's alignment costs exactly that,
+        and the distance is the reference's minimum.  Exit 1 on a mismatch.
+
+The counterexample a is the trail's run: `spin -t -p` replays it and the
+interpreter (interp.py) follows it, step by step, by process and source line.
+Successful runs b are enumerated by length from the initial state (never a
+violating step, never a bad state), and for each prefix of b the textbook
+alignment DP row (cost of aligning a[0..i) with the prefix, for every i) is
+extended by one step; a prefix ending in a settled or valid end state is a
+candidate with cost row[n].  Enumeration stops at the length L where
+Wc * (L - |a|) >= best (a longer b has at least L - |a| unaligned steps).
+Prunings, both exact: a prefix whose row is nowhere below the best so far
+(rows never decrease along a run), and a prefix whose row is pointwise no
+better than one already seen at the same state (the future of a prefix
+depends on its state and row only).  --plain switches the second off.
+"""
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+from interp import DEAD, VIOL, Model, PromelaError
+
+INF = float("inf")
+
+
+class NoFit(Exception):
+    pass
+
+
+# ---------------------------------------------------------------- the trail
+
+def read_trail(path):
+    """(claim: bool, moves [(step number, pr, tid)]); raises NoFit for a cycle."""
+    claim, moves = False, []
+    with open(path) as f:
+        for ln in f:
+            ln = ln.strip()
+            if not ln:
+                continue
+            a, b, c = (int(x) for x in ln.split(":"))
+            if a == -2:
+                claim = True
+            elif a == -1:
+                raise NoFit("acceptance cycle trail")
+            elif a >= 0:
+                moves.append((a, b, c))
+    return claim, moves
+
+
+STEP_RE = re.compile(r"^\s*(\d+):\s+proc\s+(\d+)\s+\([^)]*\)\s+\S+:(\d+)\s+\(state \d+\)")
+TERM_RE = re.compile(r"^\s*(\d+):\s+proc\s+(\d+)\s+terminates")
+
+
+def replay(model_path, trail_path):
+    """The trail's process steps as [(pid, line or 'die')], from `spin -t -p`."""
+    claim, moves = read_trail(trail_path)
+    tmp = tempfile.mkdtemp(prefix="nr-oracle-")
+    try:
+        shutil.copy(model_path, os.path.join(tmp, "model.pml"))
+        shutil.copy(trail_path, os.path.join(tmp, "model.trail"))
+        out = subprocess.run(["spin", "-t", "-p", "-k", "model.trail", "model.pml"], cwd=tmp,
+                             capture_output=True, text=True, timeout=120).stdout
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    printed = {}
+    for ln in out.splitlines():
+        if "trail ends after" in ln:
+            break
+        m = STEP_RE.match(ln)
+        if m:
+            printed.setdefault(int(m.group(1)), (int(m.group(2)), int(m.group(3))))
+            continue
+        m = TERM_RE.match(ln)
+        if m:
+            printed.setdefault(int(m.group(1)), (int(m.group(2)), "die"))
+    steps = []
+    for num, pr, _ in moves:
+        if claim and pr == 0:
+            continue
+        if num not in printed:
+            raise NoFit("spin printed no process step %d" % num)
+        pid, line = printed[num]
+        if pid != pr - (1 if claim else 0):
+            raise NoFit("step %d: process %d in spin's output, slot %d in the trail" % (num, pid, pr))
+        steps.append((pid, line))
+    return steps
+
+
+HIDDEN_RE = re.compile(r"/\* hidden variable: \*/\s*\w+\s+(\w+)")
+
+
+def hidden_vars(model_path):
+    """The globals SPIN leaves out of the state vector (pan.h: "hidden variable")."""
+    tmp = tempfile.mkdtemp(prefix="nr-oracle-")
+    try:
+        shutil.copy(model_path, os.path.join(tmp, "model.pml"))
+        subprocess.run(["spin", "-a", "model.pml"], cwd=tmp, capture_output=True, timeout=120)
+        with open(os.path.join(tmp, "pan.h")) as f:
+            return set(HIDDEN_RE.findall(f.read()))
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def follow(model, g, steps, must_violate):
+    """The interpreter's run for the replayed steps: a list of Step records
+    (the state before step i is states[i]).  must_violate: the last step or
+    the last state violates and nothing before does; else nothing violates."""
+    def fits(x, pid, line):
+        if x.pid != pid:
+            return False
+        if line == "die":
+            return x.k == "die"
+        return x.k != "die" and line in x.line
+
+    def rec(s, i, acc, states):
+        if i == len(steps):
+            end_bad = model.bad(s)
+            if must_violate and (end_bad or (acc and acc[-1].target == VIOL)):
+                return acc, states
+            if not must_violate and not end_bad:
+                return acc, states
+            return None
+        if model.bad(s):
+            return None
+        pid, line = steps[i]
+        for x in g.get(s) or model.steps(s):
+            if not fits(x, pid, line):
+                continue
+            if x.target == VIOL:
+                if must_violate and i == len(steps) - 1:
+                    return acc + [x], states + [s]
+                continue
+            r = rec(x.target, i + 1, acc + [x], states + [s])
+            if r:
+                return r
+        return None
+
+    sys.setrecursionlimit(10000)
+    r = rec(model.init, 0, [], [])
+    if r is None:
+        raise NoFit("the trail is no run of the model that %s" %
+                    ("ends in its first violation" if must_violate else "never violates"))
+    run, states = r
+    final = None if run and run[-1].target == VIOL else (run[-1].target if run else model.init)
+    return run, states, final
+
+
+# ---------------------------------------------------------------- the distance
+
+def diffs(model, s, t):
+    (_, v1), (_, v2) = s, t
+    return sum(v1[i] != v2[i] for i in model.kept)
+
+
+def pair_cost(model, W, a, sa, x, sx):
+    """Cost of aligning step a (from state sa) with step x (from sx), or None
+    when their control locations differ."""
+    if (a.pid, a.loc) != (x.pid, x.loc):
+        return None
+    return W[0] * diffs(model, sa, sx) + W[1] * (a.k != x.k)
+
+
+def extend(model, W, a, sa, row, x, sx):
+    """The DP row after one more step x of b."""
+    new = [row[0] + W[2]]
+    for i in range(1, len(row)):
+        best = min(row[i] + W[2], new[i - 1] + W[2])
+        c = pair_cost(model, W, a[i - 1], sa[i - 1], x, sx)
+        if c is not None:
+            best = min(best, row[i - 1] + c)
+        new.append(best)
+    return new
+
+
+def distance(model, W, a, sa, b, sb):
+    """d(a, b) by the textbook DP."""
+    row = [i * W[2] for i in range(len(a) + 1)]
+    for x, sx in zip(b, sb):
+        row = extend(model, W, a, sa, row, x, sx)
+    return row[-1]
+
+
+def alignment_cost(model, W, a, sa, b, sb, pairs):
+    """The cost of one given alignment (a list of (i, j)), or a reason it is none."""
+    used_i, used_j, cost = set(), set(), 0
+    last = (-1, -1)
+    for i, j in pairs:
+        if not (0 <= i < len(a) and 0 <= j < len(b)):
+            return "pair (%d, %d) out of range" % (i, j)
+        if i <= last[0] or j <= last[1]:
+            return "pairs cross or repeat at (%d, %d)" % (i, j)
+        last = (i, j)
+        c = pair_cost(model, W, a[i], sa[i], b[j], sb[j])
+        if c is None:
+            return "pair (%d, %d): different control locations" % (i, j)
+        cost += c
+        used_i.add(i)
+        used_j.add(j)
+    return cost + W[2] * (len(a) - len(used_i) + len(b) - len(used_j))
+
+
+def good_end(model, settled, s):
+    return s in settled or model.valid_end(s)
+
+
+def nearest(model, g, W, a, sa, plain=False):
+    """The least d(a, b) over successful runs b, with one b attaining it."""
+    settled = model.settled_states(g)
+    n = len(a)
+    row0 = [i * W[2] for i in range(n + 1)]
+    best, best_run = INF, None
+    seen = {}  # state -> rows kept there (for the dominance pruning)
+    level = [(model.init, row0, ())]
+    length = 0
+    while level:
+        nxt = []
+        for s, row, run in level:
+            if model.bad(s):
+                continue
+            if good_end(model, settled, s) and row[n] < best:
+                best, best_run = row[n], run
+            if min(row) >= best:
+                continue
+            if not plain:
+                rows = seen.setdefault(s, [])
+                if any(all(r[i] <= row[i] for i in range(n + 1)) for r in rows if r is not row):
+                    continue
+            for x in g[s]:
+                if x.target == VIOL or model.bad(x.target):
+                    continue
+                new = extend(model, W, a, sa, row, x, s)
+                if min(new) >= best:
+                    continue
+                if not plain:
+                    rows = seen.setdefault(x.target, [])
+                    if any(all(r[i] <= new[i] for i in range(n + 1)) for r in rows):
+                        continue
+                    rows[:] = [r for r in rows if not all(new[i] <= r[i] for i in range(n + 1))]
+                    rows.append(new)
+                nxt.append((x.target, new, run + ((x, s),)))
+        length += 1
+        if W[2] > 0 and length > n and W[2] * (length - n) >= best:
+            break
+        if W[2] == 0 and length > n + len(g) + 1:
+            break  # no length bound from the cost: stop after every simple extension
+        level = nxt
+    return best, best_run
+
+
+# ---------------------------------------------------------------- main
+
+def load(model_path, trail_path, must_violate=True):
+    with open(model_path) as f:
+        model = Model(f.read())
+    hidden = hidden_vars(model_path)
+    model.kept = [i for i, v in enumerate(model.vars) if v not in hidden]
+    g = model.graph()
+    steps = replay(model_path, trail_path)
+    run, states, final = follow(model, g, steps, must_violate)
+    return model, g, run, states, final
+
+
+def weights(arg, model, a_states, a_final):
+    allstates = list(a_states) + ([a_final] if a_final is not None else [])
+    wc = len(model.kept) + 2 if allstates else 2
+    if arg is None:
+        return (1, 1, wc)
+    w = [int(x) for x in arg.split(",")]
+    return (w[0], w[1], w[2] if len(w) > 2 else wc)
+
+
+def main(argv):
+    args = argv[1:]
+    wopt = check = None
+    plain = False
+    if "--weights" in args:
+        k = args.index("--weights")
+        wopt = args[k + 1]
+        del args[k:k + 2]
+    if "--check" in args:
+        k = args.index("--check")
+        check = args[k + 1]
+        del args[k:k + 2]
+    if "--plain" in args:
+        args.remove("--plain")
+        plain = True
+    model_path, trail_path = args
+    try:
+        model, g, a, sa, a_final = load(model_path, trail_path)
+    except (NoFit, PromelaError) as e:
+        print(json.dumps({"none": "bad trail: %s" % e}))
+        return 0 if check is None else compare_refusal(check, "trail")
+    W = weights(wopt, model, sa, a_final)
+    best, run = nearest(model, g, W, a, sa, plain)
+    out = {"n": len(a), "wp": W[0], "wa": W[1], "wc": W[2], "nvars": len(model.kept)}
+    if run is None:
+        out["none"] = "no successful run"
+    else:
+        out["distance"] = best
+        out["b_length"] = len(run)
+    print(json.dumps(out))
+    if check is None:
+        return 0
+    if run is None:
+        return compare_refusal(check, "successful")
+    return check_answer(model, g, W, a, sa, best, model_path, check)
+
+
+def compare_refusal(cjson, what):
+    """pancause must have refused too (no JSON, or a JSON without a distance)."""
+    try:
+        with open(cjson) as f:
+            c = json.load(f)
+    except (OSError, ValueError):
+        return 0
+    if "distance" in c:
+        print("MISMATCH: the reference finds no %s run, pancause a distance of %s" %
+              (what, c["distance"]))
+        return 1
+    return 0
+
+
+def check_answer(model, g, W, a, sa, best, model_path, cjson):
+    try:
+        with open(cjson) as f:
+            c = json.load(f)
+    except (OSError, ValueError) as e:
+        print("MISMATCH: pancause gave no answer (%s); the reference's distance is %s" % (e, best))
+        return 1
+    errors = []
+    if c.get("distance") != best:
+        errors.append("distance %s, reference %s" % (c.get("distance"), best))
+    trail = c.get("good_trail")
+    if not trail or not os.path.exists(trail):
+        errors.append("no good trail file")
+    else:
+        try:
+            steps = replay(model_path, trail)
+            b, sb, final = follow(model, g, steps, must_violate=False)
+        except (NoFit, PromelaError) as e:
+            errors.append("good trail: %s" % e)
+        else:
+            settled = model.settled_states(g)
+            if not good_end(model, settled, final):
+                errors.append("the good run ends in a state that is neither settled nor a "
+                              "valid end state")
+            db = distance(model, W, a, sa, b, sb)
+            if db != c.get("distance"):
+                errors.append("d(a, b) of pancause's b is %s, pancause says %s" %
+                              (db, c.get("distance")))
+            pairs = [(p["step_a"] - 1, p["step_b"] - 1) for p in c.get("alignment", [])]
+            ac = alignment_cost(model, W, a, sa, b, sb, pairs)
+            if ac != c.get("distance"):
+                errors.append("pancause's alignment costs %s, its distance is %s" %
+                              (ac, c.get("distance")))
+    for e in errors:
+        print("MISMATCH: " + e)
+    return 1 if errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

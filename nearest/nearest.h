@@ -1,0 +1,135 @@
+/*
+ * nearest.h - the closest successful execution of a SPIN counterexample (Groce, "Error
+ * Explanation with Distance Metrics", chapters 3, 4 and 7), computed exactly over the
+ * state graph pan explores.  The module's whole interface; prefix nr_.
+ *
+ * `./pan -C --nearest TRAIL` records the state graph as causality checking does
+ * (spin-model/, causality/'s cc_graph) and, for every state it records, the values of
+ * the model's variables, which the glue inside pan.c decodes with pan's own printing
+ * code and hands to an nr_model.  At pan's exit nr_explain() follows the trail through
+ * the graph (the counterexample a), searches the successful run b nearest to it under
+ * the alignment distance (README "The closest successful execution: definitions"),
+ * computes the differences (Δs) and their slice, and writes the text report, JSON,
+ * HTML and b as a SPIN trail.  `pancause nearest model.pml` (nr_main) is the front end
+ * that builds such a pan in a scratch directory and runs it.
+ */
+#ifndef NEAREST_H
+#define NEAREST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "causality.h"
+#include "util.h"
+
+/* ---- what pan tells about its model (nr_model.c) ---- */
+
+typedef struct nr_model nr_model;
+
+/* One transition as pan.t declares it: proctype, home state (whose source line SPIN
+ * prints for the step), t_id and statement text (pan's own string, kept by pointer). */
+typedef struct {
+    int proctype, state, tid;
+    const char *text;
+} nr_trans;
+
+nr_model *nr_model_new(void);
+void nr_model_free(nr_model *m);
+/* The proctypes (pan's procname[], n of them, the never claim's included) and per
+ * proctype the source line of each of its states (src[p][s], s < nstates[p]; src[p]
+ * NULL for none).  The arrays are pan's and must outlive m.  0, or -1 out of memory. */
+int nr_model_procs(nr_model *m, const char *const *names, int n, const short *const *src,
+                   const int *nstates);
+/* pan's transitions (pan.t), kept by pointer.  0, or -1 when out of memory. */
+int nr_model_trans(nr_model *m, const nr_trans *t, int n);
+
+/* The variables of one recorded state, as pan's decoder reports them: nr_val_begin,
+ * then per scope (the globals first, then each process in pid order) nr_val_scope and
+ * the scope's variables in pan's print order, then nr_val_end.  The k-th variable of a
+ * scope is the same variable in every state (pan prints a proctype's variables in
+ * one fixed order), so a variable is named once, from the text of the print call's
+ * arguments (`now.a[l_in]`, `((P0 *)pptr(pid))->x`), when first seen. */
+void nr_val_begin(nr_model *m);
+/* pid -1: the globals; else process pid (never claim not counted) of proctype, at
+ * control state pc. */
+void nr_val_scope(nr_model *m, int pid, int proctype, int pc);
+/* type: pan's type word ("byte", "mtype", ...); index: the array index, or -1. */
+void nr_val_scalar(nr_model *m, const char *args, const char *type, int index, int value);
+/* A channel: its name, id and contents (fields in order; INT_MIN before each message). */
+void nr_val_chan(nr_model *m, const char *name, int qid, const int *fields, int n);
+void nr_val_mtype(nr_model *m, const char *name, int value);
+/* Stores the state's variables as those of recorded state s; valid_end: SPIN's
+ * endstate() holds there; bad: the decoder met a line it could not read.  0, or -1
+ * with err (out of memory, or unreadable variables). */
+int nr_val_end(nr_model *m, uint32_t s, bool valid_end, bool bad, u_err *err);
+/* Whether state s has its variables (pan expanded it). */
+bool nr_model_has(const nr_model *m, uint32_t s);
+size_t nr_model_bytes(const nr_model *m);
+
+/* ---- the search and its reports (nr_pan.c) ---- */
+
+typedef struct {
+    const char *trail;                    /* the counterexample's trail file */
+    const char *json, *html, *good_trail; /* outputs, NULL when not asked for */
+    long wp, wa, wc;                      /* weights; wc < 0: |V| + 2 (the thesis' default) */
+    double budget;                        /* search nodes before giving up on exactness;
+                                             < 0: the default (NR_BUDGET_*), 0: none */
+    bool unicode;                         /* UTF-8 terminal: Δ, α in the text report */
+} nr_options;
+
+/* The default budget: room for the product of the graph with a long trail, without
+ * letting a pathological case exhaust the machine (a node costs about 40 bytes). */
+#define NR_BUDGET_MIN       5e7
+#define NR_BUDGET_PER_STATE 50
+
+/* The run around the graph, from the recorder. */
+#define NR_MAX_WHY 8
+typedef struct {
+    const char *model; /* the model's source file (pan.h's PanSource) */
+    int claim_type;    /* the never claim's proctype (-1: none): the trail header */
+    bool merged;       /* SPIN merged statements (the trail's -4:-4:-4) */
+    int base;          /* process slots before the first process: 1 with a claim */
+    const char *search;
+    const char *why[NR_MAX_WHY]; /* why the recorded graph may be incomplete */
+    size_t nwhy;
+    double states, transitions, seconds; /* pan's counts, time so far */
+} nr_context;
+
+/* Everything at pan's exit: follows the trail, searches, explains, reports on out and
+ * writes the files asked for (each whole or not at all).  Returns the exit status: 0,
+ * or 1 for bad input (a trail that does not fit or ends in no violation, an
+ * acceptance cycle), no successful run, out of memory, or an output that could not
+ * be written (said on stderr). */
+int nr_explain(cc_graph *g, nr_model *m, const nr_options *o, const nr_context *c, FILE *out);
+
+/* Checks the nearest options' output paths before the search; 0, or -1 with err. */
+int nr_check_outputs(const nr_options *o, u_err *err);
+
+/* ---- the alignment distance of two given runs (nr_align.c) ---- */
+
+/* One step for the distance: its location (pid, proctype, pc), action (tid) and the
+ * recorded state before it. */
+typedef struct {
+    int pid, proctype, pc, tid;
+    uint32_t state;
+} nr_step;
+
+/* d(a, b) by the textbook dynamic programme over a's and b's steps, and one optimal
+ * alignment: pair[j] = the a step aligned with b step j, or -1.  -1 when out of
+ * memory (pair may be NULL). */
+long nr_distance(const nr_model *m, const nr_step *a, size_t n, const nr_step *b, size_t k, long wp,
+                 long wa, long wc, int32_t *pair);
+/* The number of variables that differ between two recorded states (Δp of a pair). */
+size_t nr_diff(const nr_model *m, uint32_t s, uint32_t t);
+/* |V(s)|. */
+size_t nr_nvars(const nr_model *m, uint32_t s);
+/* Process pid's proctype and control state in s; false when pid is not alive there. */
+bool nr_location(const nr_model *m, uint32_t s, int pid, int *proctype, int *pc);
+
+/* ---- pancause nearest (nr_cli.c) ---- */
+
+int nr_main(int argc, char **argv);
+
+#endif

@@ -1,0 +1,322 @@
+/*
+ * nr_cli.c - `pancause nearest MODEL.pml`: the front end of the nearest search.
+ *
+ * The search itself runs inside pan (`./pan -C --nearest TRAIL`, spin-model/ and
+ * nr_pan.c), because only pan's own code can read its state vectors.  This command
+ * does what a user would otherwise type: in a scratch directory it copies the model,
+ * runs `spin -a`, builds pan with the project's `make pan`, takes the trail (the one
+ * given, MODEL.pml.trail beside the model, or else the one stock pan writes when run
+ * there) and runs the nearest search with the output paths made absolute.  It exits
+ * with that pan's status (2 for bad options, 1 when a step before it fails, with the
+ * step's output) and removes the scratch directory unless --keep.
+ */
+#include "nr_internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static const char USAGE[] =
+    "usage: pancause nearest MODEL.pml [--trail FILE] [--json FILE] [--html FILE]\n"
+    "                        [--good-trail FILE] [--weights WP,WA[,WC]] [--budget N]\n"
+    "                        [--bfs] [--keep] [-- PAN OPTIONS]\n"
+    "\n"
+    "The closest successful execution to a counterexample of MODEL.pml (Groce's\n"
+    "distance): the run that never violates and ends settled (no violation by silent\n"
+    "moves) or in a valid end state, nearest to the counterexample under the\n"
+    "alignment distance, the differences and their slice.\n"
+    "  --trail FILE  the counterexample (default MODEL.pml.trail beside the model;\n"
+    "                without one, stock pan's own is made first)\n"
+    "  --json FILE, --html FILE, --good-trail FILE  outputs (the good run as a trail)\n"
+    "  --weights WP,WA[,WC]  weights (default 1,1 and WC = variables + 2)\n"
+    "  --budget N    search nodes before the result is marked not exact\n"
+    "  --bfs         build pan's breadth-first search (make pan BFS=1)\n"
+    "  --keep        keep the scratch directory (its path is printed)\n"
+    "  -- ...        options for pan (-mN, -E, -A, -N name, ...)\n";
+
+/* An absolute version of path (which need not exist). */
+static char *absolute(const char *path)
+{
+    if (path[0] == '/')
+        return strdup(path);
+    char cwd[PATH_MAX];
+    if (!getcwd(cwd, sizeof cwd))
+        return NULL;
+    return u_fmt("%s/%s", cwd, path);
+}
+
+static bool is_file(const char *p)
+{
+    struct stat st;
+    return !stat(p, &st) && S_ISREG(st.st_mode);
+}
+
+/* The project's root: PANCAUSE_ROOT, or the directory above this program's that has
+ * the Makefile and spin-model/pan.mk. */
+static char *find_root(void)
+{
+    const char *env = getenv("PANCAUSE_ROOT");
+    if (env)
+        return strdup(env);
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0)
+        return NULL;
+    exe[n] = 0;
+    for (int up = 0; up < 5; up++) {
+        char *slash = strrchr(exe, '/');
+        if (!slash || slash == exe)
+            return NULL;
+        *slash = 0;
+        char *mk = u_fmt("%s/spin-model/pan.mk", exe), *top = u_fmt("%s/Makefile", exe);
+        bool ok = mk && top && is_file(mk) && is_file(top);
+        free(mk);
+        free(top);
+        if (ok)
+            return strdup(exe);
+    }
+    return NULL;
+}
+
+/* Runs argv in dir; with log, its output goes there (else inherited).  The exit
+ * status, or -1 when it could not run. */
+static int run(const char *dir, char *const *argv, const char *log)
+{
+    pid_t p = fork();
+    if (p < 0)
+        return -1;
+    if (p == 0) {
+        if (chdir(dir))
+            _exit(127);
+        if (log) {
+            int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+            if (fd < 0)
+                _exit(127);
+            dup2(fd, 1);
+            dup2(fd, 2);
+            close(fd);
+        }
+        execvp(argv[0], argv);
+        _exit(127);
+    }
+    int st;
+    while (waitpid(p, &st, 0) < 0)
+        if (errno != EINTR)
+            return -1;
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+}
+
+static void show_log(const char *log)
+{
+    u_err ignore = {{0}};
+    char *t = u_read_file(log, NULL, &ignore);
+    if (t)
+        fputs(t, stderr);
+    free(t);
+}
+
+static int copy_file(const char *from, const char *to)
+{
+    u_err err = {{0}};
+    size_t n;
+    char *t = u_read_file(from, &n, &err);
+    FILE *f = t ? fopen(to, "w") : NULL;
+    int rc = f && fwrite(t, 1, n, f) == n ? 0 : -1;
+    if (f && fclose(f))
+        rc = -1;
+    free(t);
+    return rc;
+}
+
+static void remove_tree(const char *dir)
+{
+    char *argv[] = {"rm", "-rf", (char *)dir, NULL};
+    run("/", argv, "/dev/null");
+}
+
+typedef struct {
+    const char *model, *trail, *json, *html, *good, *weights, *budget;
+    bool bfs, keep;
+    char **pan;
+    int npan;
+} cli;
+
+static int parse(int argc, char **argv, cli *c)
+{
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        const char **val = !strcmp(a, "--trail")        ? &c->trail
+                           : !strcmp(a, "--json")       ? &c->json
+                           : !strcmp(a, "--html")       ? &c->html
+                           : !strcmp(a, "--good-trail") ? &c->good
+                           : !strcmp(a, "--weights")    ? &c->weights
+                           : !strcmp(a, "--budget")     ? &c->budget
+                                                        : NULL;
+        if (val) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "pancause nearest: %s needs a value\n", a);
+                return 2;
+            }
+            *val = argv[++i];
+        } else if (!strcmp(a, "--bfs"))
+            c->bfs = true;
+        else if (!strcmp(a, "--keep"))
+            c->keep = true;
+        else if (!strcmp(a, "--")) {
+            c->pan = argv + i + 1;
+            c->npan = argc - i - 1;
+            break;
+        } else if (a[0] == '-') {
+            fprintf(stderr, "pancause nearest: unknown option %s\n%s", a, USAGE);
+            return 2;
+        } else if (!c->model)
+            c->model = a;
+        else {
+            fprintf(stderr, "pancause nearest: one model only (%s)\n", a);
+            return 2;
+        }
+    }
+    if (!c->model) {
+        fputs(USAGE, stderr);
+        return 2;
+    }
+    return 0;
+}
+
+/* The steps in the scratch directory w: spin -a, make pan, maybe stock pan's trail,
+ * then the search. */
+static int work(const cli *c, const char *root, const char *w, const char *base)
+{
+    char *log = u_fmt("%s/step.log", w), *mk = u_fmt("%s/Makefile", root);
+    char *trail = NULL;
+    int rc = 1;
+    if (!log || !mk)
+        goto done;
+    char *spin[] = {"spin", "-a", (char *)base, NULL};
+    if (run(w, spin, log)) {
+        fprintf(stderr, "pancause nearest: spin -a %s failed:\n", base);
+        show_log(log);
+        goto done;
+    }
+    char *make[] = {"make", "-s", "-f", mk, "pan", c->bfs ? "BFS=1" : NULL, NULL};
+    if (run(w, make, log)) {
+        fprintf(stderr, "pancause nearest: make pan failed:\n");
+        show_log(log);
+        goto done;
+    }
+    if (c->trail)
+        trail = absolute(c->trail);
+    else if (!(trail = u_fmt("%s.trail", c->model)) || !is_file(trail)) {
+        /* no counterexample yet: stock pan (the same ./pan without -C) makes one */
+        free(trail);
+        trail = u_fmt("%s/%s.trail", w, base);
+        char **sv = calloc((size_t)c->npan + 2, sizeof *sv);
+        if (!sv || !trail)
+            goto done;
+        sv[0] = "./pan";
+        for (int i = 0; i < c->npan; i++)
+            sv[i + 1] = c->pan[i];
+        run(w, sv, log);
+        free(sv);
+        if (!is_file(trail)) {
+            fprintf(stderr,
+                    "pancause nearest: no trail given and stock pan finds no error in "
+                    "%s: nothing to explain\n",
+                    c->model);
+            goto done;
+        }
+        printf("pancause nearest: no trail given; stock pan's counterexample is used\n");
+        fflush(stdout);
+    }
+    char *json = c->json ? absolute(c->json) : NULL, *html = c->html ? absolute(c->html) : NULL;
+    char *good = c->good ? absolute(c->good) : NULL;
+    char **pv = calloc((size_t)c->npan + 20, sizeof *pv);
+    if (pv && trail) {
+        int n = 0;
+        pv[n++] = "./pan";
+        pv[n++] = "-C";
+        pv[n++] = "--nearest";
+        pv[n++] = trail;
+#define OPT(name, v)                                                                               \
+    if (v) {                                                                                       \
+        pv[n++] = name;                                                                            \
+        pv[n++] = (char *)(v);                                                                     \
+    }
+        OPT("--json", json);
+        OPT("--html", html);
+        OPT("--good-trail", good);
+        OPT("--weights", c->weights);
+        OPT("--budget", c->budget);
+#undef OPT
+        for (int i = 0; i < c->npan; i++)
+            pv[n++] = c->pan[i];
+        fflush(stdout);
+        rc = run(w, pv, NULL);
+        if (rc < 0) {
+            fprintf(stderr, "pancause nearest: cannot run ./pan in %s\n", w);
+            rc = 1;
+        }
+    }
+    free(pv);
+    free(json);
+    free(html);
+    free(good);
+done:
+    free(trail);
+    free(log);
+    free(mk);
+    return rc;
+}
+
+int nr_main(int argc, char **argv)
+{
+    cli c = {0};
+    if (argc >= 1 && (!strcmp(argv[0], "--help") || !strcmp(argv[0], "-h"))) {
+        fputs(USAGE, stdout);
+        return 0;
+    }
+    int rc = parse(argc, argv, &c);
+    if (rc)
+        return rc;
+    if (!is_file(c.model)) {
+        fprintf(stderr, "pancause nearest: cannot read %s\n", c.model);
+        return 2;
+    }
+    if (c.trail && !is_file(c.trail)) {
+        fprintf(stderr, "pancause nearest: cannot read the trail %s\n", c.trail);
+        return 2;
+    }
+    nr_options o = {.json = c.json, .html = c.html, .good_trail = c.good};
+    u_err err = {{0}};
+    if (nr_check_outputs(&o, &err)) {
+        fprintf(stderr, "pancause nearest: %s\n", err.msg);
+        return 2;
+    }
+    char *root = find_root();
+    if (!root) {
+        fprintf(stderr, "pancause nearest: cannot find the pancause sources (set "
+                        "PANCAUSE_ROOT to the directory with the Makefile)\n");
+        return 1;
+    }
+    char tmpl[] = "/tmp/pancause-nearest.XXXXXX";
+    char *w = mkdtemp(tmpl);
+    const char *base = strrchr(c.model, '/') ? strrchr(c.model, '/') + 1 : c.model;
+    char *copy = w ? u_fmt("%s/%s", w, base) : NULL;
+    if (!w || !copy || copy_file(c.model, copy)) {
+        fprintf(stderr, "pancause nearest: cannot set up a scratch directory\n");
+        rc = 1;
+    } else
+        rc = work(&c, root, w, base);
+    if (w && c.keep)
+        fprintf(stderr, "pancause nearest: scratch directory kept: %s\n", w);
+    else if (w)
+        remove_tree(w);
+    free(copy);
+    free(root);
+    return rc;
+}

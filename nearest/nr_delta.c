@@ -1,0 +1,545 @@
+/*
+ * nr_delta.c - the differences (Δs) between the counterexample a and the nearest run
+ * b, and their slice (README "The closest successful execution": Δs and the Δ-slice).
+ *
+ * The alignment is walked as one merged sequence: aligned pairs in order, a's
+ * unaligned steps (deleted) and b's (inserted) in the gaps between them.  The Δs:
+ *   action   an aligned pair whose transitions differ (another option, else, select);
+ *   deleted  a step of a in no pair;  inserted  a step of b in no pair;
+ *   value    a variable that differs at an aligned pair (the states before the two
+ *            steps): one Δ per stretch of consecutive pairs with the same two values,
+ *            `steps` long, so the stretches' lengths sum to Δp.
+ * Each Δ records what it depends on, walking forward:
+ *   - a value Δ on the step that last wrote the variable in either run (its origin):
+ *     a deleted or inserted step, a changed action, or an aligned pair with the same
+ *     action whose read variables differed (data dependence: the value Δs of those);
+ *   - a changed action on the value Δs of the variables its two transitions read (the
+ *     guards saw different values) and on its process's earlier divergence;
+ *   - a deleted or inserted step on its process's divergence: the last changed action
+ *     of that process, until an aligned pair with equal actions re-joins it.
+ * The seeds are where the error is avoided: a's violating step (its value Δs and
+ * changed action when b executes it too, else its deletion); for a violation of the
+ * never claim, the origins of the differing variables the claim's move reads; for an
+ * invalid end state, b's first step of each process after a's end (what a could not
+ * do) with the origins of the differences it reads.  The slice is everything the seeds
+ * depend on, transitively.  Reads come from the statement texts (nr_reads).
+ */
+#include "nr_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { M_PAIR, M_DEL, M_INS };
+
+typedef struct {
+    int kind;
+    long i, j;
+} mpos;
+
+typedef struct {
+    nr_model *m;
+    const nr_path *a, *b;
+    const nr_context *c;
+    nr_deltas *d;
+    mpos *M;
+    size_t nM, Mcap;
+    uint32_t *orig;  /* per variable: M position of its last write in either run */
+    uint32_t *vopen; /* per variable: its value Δ of the last pair, NR_NONE */
+    size_t *vseen;   /* per variable: the pair ordinal where vopen was last seen */
+    uint32_t *ctl;   /* per pid: the changed action its process diverged at */
+    size_t nctl;
+    uint32_t **cause; /* per M position: the Δs that explain what happened there */
+    size_t *ncause;
+    uint32_t *tmp; /* scratch lists */
+    size_t ntmp, tmpcap;
+    bool oom;
+} walk;
+
+static uint32_t add_delta(walk *w, nr_delta x)
+{
+    nr_deltas *d = w->d;
+    if (U_GROW(d->d, d->cap, d->n)) {
+        w->oom = true;
+        return NR_NONE;
+    }
+    d->d[d->n] = x;
+    return (uint32_t)d->n++;
+}
+
+static void add_dep(walk *w, uint32_t x, uint32_t dep)
+{
+    if (x == NR_NONE || dep == NR_NONE || dep == x)
+        return;
+    nr_delta *d = &w->d->d[x];
+    for (size_t k = 0; k < d->ndep; k++)
+        if (d->dep[k] == dep)
+            return;
+    if (U_GROW(d->dep, d->depcap, d->ndep)) {
+        w->oom = true;
+        return;
+    }
+    d->dep[d->ndep++] = dep;
+}
+
+static int push_m(walk *w, int kind, long i, long j)
+{
+    if (U_GROW(w->M, w->Mcap, w->nM))
+        return -1;
+    w->M[w->nM++] = (mpos){kind, i, j};
+    return 0;
+}
+
+/* The merged sequence (nr_rows). */
+static int merge(walk *w, const int32_t *pair)
+{
+    nr_row *rows;
+    size_t n;
+    if (nr_rows(w->a->n, w->b->n, pair, &rows, &n))
+        return -1;
+    int rc = 0;
+    for (size_t k = 0; k < n && !rc; k++)
+        rc = push_m(w,
+                    rows[k].i >= 0 && rows[k].j >= 0 ? M_PAIR
+                    : rows[k].i >= 0                 ? M_DEL
+                                                     : M_INS,
+                    rows[k].i, rows[k].j);
+    free(rows);
+    return rc;
+}
+
+/* The state after step k of run p (before its next step; the last state at the end;
+ * the state before a last step that violated). */
+static uint32_t after(const nr_path *p, size_t k)
+{
+    if (k + 1 < p->n)
+        return p->step[k + 1].state;
+    uint32_t last = p->state[p->nmoves];
+    return last == NR_NONE ? p->step[k].state : last;
+}
+
+/* The variables (regular) whose presence or value differs between s and t, into
+ * w->tmp. */
+static void diff_list(walk *w, uint32_t s, uint32_t t)
+{
+    w->ntmp = 0;
+    const int32_t *x, *y;
+    const nr_layout *A = nr_layout_of(w->m, s, &x), *B = nr_layout_of(w->m, t, &y);
+    uint32_t i = 0, j = 0;
+    while (i < A->nreg || j < B->nreg) {
+        uint32_t v;
+        if (j == B->nreg || (i < A->nreg && A->var[i] < B->var[j]))
+            v = A->var[i++];
+        else if (i == A->nreg || B->var[j] < A->var[i])
+            v = B->var[j++];
+        else if (x[i] != y[j]) {
+            v = A->var[i];
+            i++, j++;
+        } else {
+            i++, j++;
+            continue;
+        }
+        if (U_GROW(w->tmp, w->tmpcap, w->ntmp)) {
+            w->oom = true;
+            return;
+        }
+        w->tmp[w->ntmp++] = v;
+    }
+}
+
+static int step_line(const nr_model *m, const nr_path *p, long k)
+{
+    return nr_line(m, p->step[k].proctype, p->step[k].tid);
+}
+
+static int pos_line(const walk *w, uint32_t pos)
+{
+    const mpos *x = &w->M[pos];
+    return x->i >= 0 ? step_line(w->m, w->a, x->i) : step_line(w->m, w->b, x->j);
+}
+
+static void add_cause(walk *w, uint32_t pos, uint32_t delta)
+{
+    if (delta == NR_NONE)
+        return;
+    for (size_t k = 0; k < w->ncause[pos]; k++)
+        if (w->cause[pos][k] == delta)
+            return;
+    uint32_t *c = realloc(w->cause[pos], (w->ncause[pos] + 1) * sizeof *c);
+    if (!c) {
+        w->oom = true;
+        return;
+    }
+    c[w->ncause[pos]++] = delta;
+    w->cause[pos] = c;
+}
+
+static uint32_t *ctl_of(walk *w, int pid)
+{
+    static uint32_t none = NR_NONE;
+    if (pid < 0)
+        return &none;
+    if ((size_t)pid >= w->nctl) {
+        size_t n = (size_t)pid + 8;
+        uint32_t *c = realloc(w->ctl, n * sizeof *c);
+        if (!c) {
+            w->oom = true;
+            return &none;
+        }
+        for (size_t k = w->nctl; k < n; k++)
+            c[k] = NR_NONE;
+        w->ctl = c;
+        w->nctl = n;
+    }
+    return &w->ctl[pid];
+}
+
+/* The reads of step k of run p, into *r (n of them). */
+static void reads_of(walk *w, const nr_path *p, long k, uint32_t **r, size_t *n)
+{
+    const nr_step *s = &p->step[k];
+    if (nr_reads(w->m, s->pid, s->proctype, s->tid, r, n))
+        w->oom = true;
+}
+
+/* Every variable written by step k of run p (its value or presence changes) gets
+ * M position pos as its origin. */
+static void writes(walk *w, const nr_path *p, long k, uint32_t pos)
+{
+    diff_list(w, p->step[k].state, after(p, k));
+    for (size_t x = 0; x < w->ntmp; x++)
+        w->orig[w->tmp[x]] = pos;
+}
+
+static nr_delta value_delta(walk *w, uint32_t v, uint32_t sa, uint32_t sb, long i, long j)
+{
+    nr_delta x = {.kind = NR_D_VALUE, .step_a = i, .step_b = j, .var = v, .line = 0};
+    x.has_a = nr_value(w->m, sa, v, &x.value_a);
+    x.has_b = nr_value(w->m, sb, v, &x.value_b);
+    if (w->orig[v] != NR_NONE)
+        x.line = pos_line(w, w->orig[v]);
+    return x;
+}
+
+/* A new value Δ depends on the causes at its variable's origin. */
+static void value_deps(walk *w, uint32_t x)
+{
+    uint32_t o = w->orig[w->d->d[x].var];
+    for (size_t k = 0; o != NR_NONE && k < w->ncause[o]; k++)
+        add_dep(w, x, w->cause[o][k]);
+}
+
+/* The value Δs open at pair ordinal q for the variables r reads, as causes of pos
+ * (and deps of delta, if not NR_NONE). */
+static void data_deps(walk *w, const uint32_t *r, size_t nr, size_t q, uint32_t pos, uint32_t delta)
+{
+    for (size_t k = 0; k < nr; k++) {
+        uint32_t v = r[k];
+        if (w->vopen[v] != NR_NONE && w->vseen[v] == q) {
+            if (delta != NR_NONE)
+                add_dep(w, delta, w->vopen[v]);
+            else
+                add_cause(w, pos, w->vopen[v]);
+        }
+    }
+}
+
+static void do_pair(walk *w, uint32_t pos, size_t q)
+{
+    const mpos *x = &w->M[pos];
+    const nr_step *sa = &w->a->step[x->i], *sb = &w->b->step[x->j];
+    nr_deltas *d = w->d;
+    /* the value Δs of this pair (Δp) */
+    diff_list(w, sa->state, sb->state);
+    for (size_t k = 0; k < w->ntmp; k++) {
+        uint32_t v = w->tmp[k];
+        nr_delta nv = value_delta(w, v, sa->state, sb->state, x->i, x->j);
+        uint32_t o = w->vopen[v];
+        d->dp++;
+        if (o != NR_NONE && w->vseen[v] + 1 == q && d->d[o].has_a == nv.has_a &&
+            d->d[o].has_b == nv.has_b && d->d[o].value_a == nv.value_a &&
+            d->d[o].value_b == nv.value_b) {
+            d->d[o].steps++;
+        } else {
+            nv.steps = 1;
+            o = add_delta(w, nv);
+            if (o == NR_NONE)
+                return;
+            value_deps(w, o);
+            w->vopen[v] = o;
+        }
+        w->vseen[v] = q;
+    }
+    uint32_t *r = NULL;
+    size_t nr = 0;
+    reads_of(w, w->a, x->i, &r, &nr);
+    reads_of(w, w->b, x->j, &r, &nr);
+    uint32_t *ctl = ctl_of(w, sa->pid);
+    if (sa->tid != sb->tid) {
+        d->da++;
+        uint32_t ad = add_delta(w, (nr_delta){.kind = NR_D_ACTION,
+                                              .step_a = x->i,
+                                              .step_b = x->j,
+                                              .var = NR_NONE,
+                                              .line = step_line(w->m, w->a, x->i),
+                                              .line_b = step_line(w->m, w->b, x->j)});
+        data_deps(w, r, nr, q, pos, ad);
+        add_dep(w, ad, *ctl);
+        add_cause(w, pos, ad);
+        *ctl = ad;
+    } else {
+        data_deps(w, r, nr, q, pos, NR_NONE);
+        *ctl = NR_NONE;
+    }
+    free(r);
+    writes(w, w->a, x->i, pos);
+    writes(w, w->b, x->j, pos);
+}
+
+static void do_unaligned(walk *w, uint32_t pos)
+{
+    const mpos *x = &w->M[pos];
+    bool del = x->kind == M_DEL;
+    const nr_path *p = del ? w->a : w->b;
+    long k = del ? x->i : x->j;
+    if (del)
+        w->d->dc_a++;
+    else
+        w->d->dc_b++;
+    uint32_t u = add_delta(w, (nr_delta){.kind = del ? NR_D_DELETED : NR_D_INSERTED,
+                                         .step_a = del ? k : -1,
+                                         .step_b = del ? -1 : k,
+                                         .var = NR_NONE,
+                                         .line = step_line(w->m, p, k)});
+    add_dep(w, u, *ctl_of(w, p->step[k].pid));
+    add_cause(w, pos, u);
+    writes(w, p, k, pos);
+}
+
+/* ---- seeds and slice ---- */
+
+static void seed(walk *w, uint32_t delta)
+{
+    if (delta != NR_NONE)
+        w->d->d[delta].in_slice = true;
+}
+
+/* The value Δ of variable v at the end of a (a's last state sa against b's state sb
+ * at the same point, after b's step j), not counted in Δp (steps 0), depending on v's
+ * origin, and a seed. */
+static void end_value(walk *w, uint32_t v, uint32_t sa, uint32_t sb, long j)
+{
+    nr_delta nv = value_delta(w, v, sa, sb, (long)w->a->n - 1, j);
+    nv.steps = 0;
+    uint32_t x = add_delta(w, nv);
+    if (x == NR_NONE)
+        return;
+    value_deps(w, x);
+    seed(w, x);
+}
+
+/* Where a's last step is in the merged sequence. */
+static size_t a_end_pos(const walk *w)
+{
+    size_t e = 0;
+    for (size_t k = 0; k < w->nM; k++)
+        if (w->M[k].i >= 0)
+            e = k;
+    return e;
+}
+
+static void add_reads(walk *w, uint32_t **r, size_t *nr, int pid, int proctype, int tid)
+{
+    if (nr_reads(w->m, pid, proctype, tid, r, nr))
+        w->oom = true;
+}
+
+/* a's last step violates by itself (an assert): b passes it with other values or
+ * another action, or does not take it at all. */
+static void seed_step(walk *w, size_t e)
+{
+    const mpos *x = &w->M[e];
+    if (x->kind == M_DEL) {
+        for (size_t c = 0; c < w->ncause[e]; c++)
+            seed(w, w->cause[e][c]);
+        return;
+    }
+    size_t q = 0; /* the pair's ordinal */
+    for (size_t k = 0; k <= e; k++)
+        q += w->M[k].kind == M_PAIR;
+    uint32_t *r = NULL;
+    size_t nr = 0;
+    bool any = false;
+    reads_of(w, w->a, x->i, &r, &nr);
+    for (size_t k = 0; k < nr; k++)
+        if (w->vopen[r[k]] != NR_NONE && w->vseen[r[k]] == q) {
+            seed(w, w->vopen[r[k]]);
+            any = true;
+        }
+    for (size_t k = 0; k < w->d->n; k++)
+        if (w->d->d[k].kind == NR_D_ACTION && w->d->d[k].step_a == x->i) {
+            seed(w, (uint32_t)k);
+            any = true;
+        }
+    /* b passes the step with the same action, yet no variable its text names differs:
+     * its text does not say all it reads (SPIN merged statements into it, whose text
+     * shows only the first): every difference at the pair is a candidate */
+    for (size_t v = 0; !any && v < w->m->nvars; v++)
+        if (w->vopen[v] != NR_NONE && w->vseen[v] == q)
+            seed(w, w->vopen[v]);
+    free(r);
+}
+
+static void seeds(walk *w, const cc_graph *g)
+{
+    const nr_path *a = w->a, *b = w->b;
+    if (a->n == 0)
+        return;
+    size_t e = a_end_pos(w);
+    uint32_t last = a->state[a->nmoves];
+    bool claim_move = last == NR_NONE && a->move_of[a->n - 1] != a->nmoves - 1;
+    if (last == NR_NONE && !claim_move) {
+        seed_step(w, e);
+        return;
+    }
+    /* a ends in an invalid end state or by the never claim: what b does next that a
+     * could not (each process's first step after a's end), and the differences at a's
+     * end that those steps or the claim read */
+    long jb = -1;
+    for (size_t k = 0; k <= e; k++)
+        if (w->M[k].j >= 0)
+            jb = w->M[k].j;
+    uint32_t sa = after(a, a->n - 1);
+    uint32_t sb = jb >= 0 ? after(b, (size_t)jb) : b->state[0];
+    uint32_t *r = NULL;
+    size_t nr = 0;
+    if (claim_move) {
+        int pr, tid;
+        cc_graph_step(g, a->move[a->nmoves - 1], &pr, &tid);
+        add_reads(w, &r, &nr, -1, w->c->claim_type, tid);
+    }
+    /* a's own last steps that b leaves out (after the last aligned pair): what a did
+     * that led into the dead end */
+    for (size_t k = e + 1; k-- > 0 && w->M[k].kind == M_DEL;)
+        for (size_t c = 0; c < w->ncause[k]; c++)
+            seed(w, w->cause[k][c]);
+    bool seen_pid[256] = {false};
+    for (size_t k = e + 1; k < w->nM; k++) {
+        const mpos *y = &w->M[k];
+        int pid = y->kind == M_INS ? b->step[y->j].pid : -1;
+        if (pid < 0 || pid >= 256 || seen_pid[pid])
+            continue;
+        seen_pid[pid] = true;
+        for (size_t c = 0; c < w->ncause[k]; c++)
+            seed(w, w->cause[k][c]);
+        reads_of(w, b, y->j, &r, &nr);
+    }
+    diff_list(w, sa, sb);
+    for (size_t k = 0; k < w->ntmp; k++) {
+        uint32_t v = w->tmp[k];
+        /* under a never claim whose move is unknown (a condemned last state) every
+         * differing global may be what it reads */
+        bool read = !claim_move && w->c->claim_type >= 0 && w->m->var[v].pid < 0;
+        for (size_t q = 0; q < nr && !read; q++)
+            read = r[q] == v;
+        if (read)
+            end_value(w, v, sa, sb, jb);
+    }
+    free(r);
+}
+
+static int cmp_int(const void *x, const void *y)
+{
+    int a = *(const int *)x, b = *(const int *)y;
+    return (a > b) - (a < b);
+}
+
+static int close_slice(nr_deltas *d)
+{
+    uint32_t *work = malloc((d->n + 1) * sizeof *work);
+    if (!work)
+        return -1;
+    size_t k = 0;
+    for (size_t i = 0; i < d->n; i++)
+        if (d->d[i].in_slice)
+            work[k++] = (uint32_t)i;
+    while (k) {
+        nr_delta *x = &d->d[work[--k]];
+        for (size_t j = 0; j < x->ndep; j++)
+            if (!d->d[x->dep[j]].in_slice) {
+                d->d[x->dep[j]].in_slice = true;
+                work[k++] = x->dep[j];
+            }
+    }
+    free(work);
+    d->lines = malloc((2 * d->n + 1) * sizeof *d->lines);
+    if (!d->lines)
+        return -1;
+    for (size_t i = 0; i < d->n; i++) {
+        const nr_delta *x = &d->d[i];
+        if (!x->in_slice)
+            continue;
+        d->nslice++;
+        if (x->line > 0)
+            d->lines[d->nlines++] = x->line;
+        if (x->kind == NR_D_ACTION && x->line_b > 0)
+            d->lines[d->nlines++] = x->line_b;
+    }
+    qsort(d->lines, d->nlines, sizeof *d->lines, cmp_int);
+    size_t u = 0;
+    for (size_t i = 0; i < d->nlines; i++)
+        if (!u || d->lines[u - 1] != d->lines[i])
+            d->lines[u++] = d->lines[i];
+    d->nlines = u;
+    return 0;
+}
+
+int nr_deltas_build(const cc_graph *g, nr_model *m, const nr_path *a, const nr_found *f,
+                    const nr_context *c, nr_deltas *d)
+{
+    memset(d, 0, sizeof *d);
+    walk w = {.m = m, .a = a, .b = &f->b, .c = c, .d = d};
+    size_t nv = m->nvars + 1;
+    w.orig = malloc(nv * sizeof *w.orig);
+    w.vopen = malloc(nv * sizeof *w.vopen);
+    w.vseen = calloc(nv, sizeof *w.vseen);
+    int rc = -1;
+    if (!w.orig || !w.vopen || !w.vseen || merge(&w, f->pair))
+        goto done;
+    for (size_t v = 0; v < nv; v++)
+        w.orig[v] = w.vopen[v] = NR_NONE;
+    w.cause = calloc(w.nM + 1, sizeof *w.cause);
+    w.ncause = calloc(w.nM + 1, sizeof *w.ncause);
+    if (!w.cause || !w.ncause)
+        goto done;
+    size_t q = 0;
+    for (size_t k = 0; k < w.nM && !w.oom; k++) {
+        if (w.M[k].kind == M_PAIR)
+            do_pair(&w, (uint32_t)k, ++q);
+        else
+            do_unaligned(&w, (uint32_t)k);
+    }
+    if (!w.oom)
+        seeds(&w, g);
+    rc = w.oom || close_slice(d) ? -1 : 0;
+done:
+    for (size_t k = 0; w.cause && k < w.nM; k++)
+        free(w.cause[k]);
+    free(w.cause);
+    free(w.ncause);
+    free(w.M);
+    free(w.orig);
+    free(w.vopen);
+    free(w.vseen);
+    free(w.ctl);
+    free(w.tmp);
+    return rc;
+}
+
+void nr_deltas_free(nr_deltas *d)
+{
+    for (size_t i = 0; i < d->n; i++)
+        free(d->d[i].dep);
+    free(d->d);
+    free(d->lines);
+    memset(d, 0, sizeof *d);
+}

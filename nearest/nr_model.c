@@ -1,0 +1,709 @@
+/*
+ * nr_model.c - the model as the nearest search sees it: its variables and their
+ * values in every recorded state, its transitions' source lines and texts.
+ *
+ * pan's glue decodes each state it records with pan's own printing code (c_globals,
+ * c_locals, c_chandump, captured: sm_glue.c.inc) and reports its variables here, scope
+ * by scope in pan's print order.  A variable is identified by (scope, position): the
+ * k-th value printed for process pid of proctype t is the same variable in every
+ * state.  Its name is taken once, from the print call's argument text.  The values of
+ * a state are stored in one int32 array per state, in the order of its *layout*: the
+ * sorted ids of the variables it has (interned, so states with the same processes
+ * share one), regular variables first, then the processes' control locations (pcs,
+ * which locate steps but are no variables of Δp).  Two states with one layout are
+ * compared position by position; others by merging the two id lists.  A channel's
+ * value is the id of its interned (qid, contents).
+ *
+ * Invariants: lay_of[s] is NR_NONE or a layout id, and then val[off[s] ..
+ * off[s] + lay[lay_of[s]].n) are s's values; every scope's var[] grows only; a
+ * variable's kind never changes.
+ */
+#include "nr_internal.h"
+
+#include <ctype.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+nr_model *nr_model_new(void)
+{
+    nr_model *m = calloc(1, sizeof *m);
+    return m;
+}
+
+void nr_model_free(nr_model *m)
+{
+    if (!m)
+        return;
+    for (int p = 0; m->tid_at && p < m->nprocs; p++)
+        free(m->tid_at[p]);
+    free(m->tid_at);
+    free(m->tid_len);
+    for (size_t i = 0; i < m->nvars; i++) {
+        free(m->var[i].name);
+        free(m->var[i].base);
+    }
+    free(m->var);
+    for (size_t i = 0; i < m->nscopes; i++)
+        free(m->scope[i].var);
+    free(m->scope);
+    u_map_free(&m->scope_of);
+    for (size_t i = 0; i < m->nmtypes; i++)
+        free(m->mtype[i].name);
+    free(m->mtype);
+    u_intern_free(&m->chans);
+    u_intern_free(&m->layouts);
+    free(m->lay);
+    free(m->lay_of);
+    free(m->off);
+    free(m->vend);
+    free(m->val);
+    free(m->cur_var);
+    free(m->cur_val);
+    free(m->source);
+    free(m);
+}
+
+int nr_model_procs(nr_model *m, const char *const *names, int n, const short *const *src,
+                   const int *nstates)
+{
+    m->procnames = names;
+    m->nprocs = n;
+    m->src = src;
+    m->nstates = nstates;
+    return 0;
+}
+
+const char *nr_proc_name(const nr_model *m, int proctype)
+{
+    return proctype >= 0 && proctype < m->nprocs && m->procnames[proctype] ? m->procnames[proctype]
+                                                                           : "?";
+}
+
+/* ---- transitions ---- */
+
+int nr_model_trans(nr_model *m, const nr_trans *t, int n)
+{
+    m->trans = t;
+    m->ntrans = (size_t)n;
+    if (m->nprocs <= 0)
+        return 0;
+    m->tid_at = calloc((size_t)m->nprocs, sizeof *m->tid_at);
+    m->tid_len = calloc((size_t)m->nprocs, sizeof *m->tid_len);
+    if (!m->tid_at || !m->tid_len)
+        return -1;
+    for (int i = 0; i < n; i++) {
+        int p = t[i].proctype, id = t[i].tid;
+        if (p < 0 || p >= m->nprocs || id < 0)
+            continue;
+        if (id >= m->tid_len[p]) {
+            int len = id + 16;
+            int *a = realloc(m->tid_at[p], (size_t)len * sizeof *a);
+            if (!a)
+                return -1;
+            for (int k = m->tid_len[p]; k < len; k++)
+                a[k] = -1;
+            m->tid_at[p] = a;
+            m->tid_len[p] = len;
+        }
+        /* the IF/DO chains carry the compound's own id; the options are elsewhere */
+        bool chain = !strcmp(t[i].text, "IF") || !strcmp(t[i].text, "DO");
+        int *at = &m->tid_at[p][id];
+        if (*at < 0 || (!chain && (!strcmp(t[*at].text, "IF") || !strcmp(t[*at].text, "DO"))))
+            *at = i;
+    }
+    return 0;
+}
+
+int nr_trans_of(const nr_model *m, int proctype, int tid)
+{
+    if (!m->tid_at || proctype < 0 || proctype >= m->nprocs || tid < 0 ||
+        tid >= m->tid_len[proctype])
+        return -1;
+    return m->tid_at[proctype][tid];
+}
+
+int nr_line(const nr_model *m, int proctype, int tid)
+{
+    int i = nr_trans_of(m, proctype, tid);
+    if (i < 0 || !m->src || !m->src[proctype])
+        return 0;
+    int st = m->trans[i].state;
+    return st >= 0 && st < m->nstates[proctype] ? m->src[proctype][st] : 0;
+}
+
+const char *nr_text(const nr_model *m, int proctype, int tid)
+{
+    int i = nr_trans_of(m, proctype, tid);
+    return i < 0 ? "?" : m->trans[i].text;
+}
+
+/* ---- variables ---- */
+
+/* The expression a print call printed: its last argument ("now.a[ 1 ].b",
+ * "((P0 *)pptr(pid))->x[l_in]"), without pan's access path, the loop index replaced
+ * by index, blanks dropped: "a[1].b", "x[2]". */
+static char *expr_name(const char *args, int index)
+{
+    int depth = 0;
+    bool quoted = false;
+    const char *last = args;
+    for (const char *p = args; *p; p++) {
+        if (quoted) {
+            if (*p == '\\' && p[1])
+                p++;
+            else if (*p == '"')
+                quoted = false;
+        } else if (*p == '"')
+            quoted = true;
+        else if (*p == '(' || *p == '[')
+            depth++;
+        else if (*p == ')' || *p == ']')
+            depth--;
+        else if (*p == ',' && depth == 0)
+            last = p + 1;
+    }
+    const char *arrow = strstr(last, ")->");
+    for (const char *q = arrow; q; q = strstr(q + 3, ")->"))
+        arrow = q;
+    if (arrow)
+        last = arrow + 3;
+    else {
+        while (isspace((unsigned char)*last))
+            last++;
+        if (!strncmp(last, "now.", 4))
+            last += 4;
+    }
+    size_t len = strlen(last);
+    char *out = malloc(len + 24);
+    if (!out)
+        return NULL;
+    size_t o = 0;
+    for (const char *p = last; *p; p++) {
+        if (isspace((unsigned char)*p))
+            continue;
+        if (*p == '[' && index >= 0) { /* a loop index, not a constant: the element */
+            const char *q = p + 1;
+            while (isspace((unsigned char)*q))
+                q++;
+            if (isalpha((unsigned char)*q) || *q == '_') {
+                const char *close = strchr(q, ']');
+                if (close) {
+                    o += (size_t)sprintf(out + o, "[%d]", index);
+                    p = close;
+                    continue;
+                }
+            }
+        }
+        out[o++] = *p;
+    }
+    out[o] = 0;
+    return out;
+}
+
+static uint32_t new_var(nr_model *m, const nr_scope *sc, char *name, uint8_t kind)
+{
+    if (!name || U_GROW(m->var, m->varcap, m->nvars)) {
+        free(name);
+        m->oom = true;
+        return NR_NONE;
+    }
+    size_t b = strcspn(name, "[.");
+    char *base = strndup(name, b);
+    char *full =
+        sc->pid < 0 ? name : u_fmt("%s(%d):%s", nr_proc_name(m, sc->proctype), sc->pid, name);
+    if (full != name)
+        free(name);
+    if (!base || !full) {
+        free(base);
+        free(full);
+        m->oom = true;
+        return NR_NONE;
+    }
+    m->var[m->nvars] = (nr_var){full, base, sc->pid, sc->proctype, kind};
+    return (uint32_t)m->nvars++;
+}
+
+static int push_cur(nr_model *m, uint32_t var, int32_t v)
+{
+    if (var == NR_NONE)
+        return -1;
+    size_t cap = m->curcap;
+    if (U_GROW(m->cur_var, cap, m->ncur) ||
+        (cap != m->curcap && !(m->cur_val = realloc(m->cur_val, cap * sizeof *m->cur_val)))) {
+        m->oom = true;
+        return -1;
+    }
+    m->curcap = cap;
+    m->cur_var[m->ncur] = var;
+    m->cur_val[m->ncur++] = v;
+    return 0;
+}
+
+/* The variable at the scope's next position, made on first sight.  kind says what the
+ * printing was; a position printed otherwise than before is a decoding error. */
+static uint32_t next_var(nr_model *m, uint8_t kind, char *(*name)(const void *), const void *arg)
+{
+    if (m->cur_scope >= m->nscopes)
+        return NR_NONE;
+    nr_scope *sc = &m->scope[m->cur_scope];
+    size_t k = m->cur_k++;
+    if (k < sc->n) {
+        uint32_t v = sc->var[k];
+        if (m->var[v].kind != kind) {
+            m->cur_bad = true;
+            m->bad_what = m->var[v].name;
+        }
+        return v;
+    }
+    if (U_GROW(sc->var, sc->cap, sc->n)) {
+        m->oom = true;
+        return NR_NONE;
+    }
+    uint32_t v = new_var(m, sc, name(arg), kind);
+    if (v != NR_NONE)
+        sc->var[sc->n++] = v;
+    return v;
+}
+
+void nr_val_begin(nr_model *m)
+{
+    m->ncur = 0;
+    m->cur_scope = NR_NONE;
+    m->cur_k = 0;
+    m->cur_bad = false;
+}
+
+static char *pc_name(const void *arg)
+{
+    (void)arg;
+    return strdup("pc");
+}
+
+void nr_val_scope(nr_model *m, int pid, int proctype, int pc)
+{
+    uint64_t key = (uint64_t)(uint32_t)(pid + 1) << 32 | (uint32_t)(proctype + 1);
+    uint32_t i = u_map_get(&m->scope_of, key);
+    if (i == U_INVALID) {
+        if (U_GROW(m->scope, m->scopecap, m->nscopes) ||
+            u_map_put(&m->scope_of, key, (uint32_t)m->nscopes)) {
+            m->oom = true;
+            return;
+        }
+        m->scope[m->nscopes] = (nr_scope){pid, proctype, NULL, 0, 0};
+        i = (uint32_t)m->nscopes++;
+    }
+    m->cur_scope = i;
+    m->cur_k = 0;
+    if (pid >= 0)
+        push_cur(m, next_var(m, NR_V_PC, pc_name, NULL), pc);
+}
+
+typedef struct {
+    const char *args;
+    int index;
+} expr_arg;
+
+static char *scalar_name(const void *arg)
+{
+    const expr_arg *e = arg;
+    return expr_name(e->args, e->index);
+}
+
+void nr_val_scalar(nr_model *m, const char *args, const char *type, int index, int value)
+{
+    expr_arg e = {args, index};
+    uint8_t kind = type && !strcmp(type, "mtype") ? NR_V_MTYPE : NR_V_INT;
+    push_cur(m, next_var(m, kind, scalar_name, &e), value);
+}
+
+static char *chan_name(const void *arg)
+{
+    return strdup(arg);
+}
+
+void nr_val_chan(nr_model *m, const char *name, int qid, const int *fields, int n)
+{
+    int32_t *key = malloc(((size_t)n + 1) * sizeof *key);
+    bool fresh;
+    if (!key) {
+        m->oom = true;
+        return;
+    }
+    key[0] = qid;
+    memcpy(key + 1, fields, (size_t)n * sizeof *key);
+    uint32_t id = u_intern_put(&m->chans, key, ((size_t)n + 1) * sizeof *key, &fresh);
+    free(key);
+    if (id == U_INVALID) {
+        m->oom = true;
+        return;
+    }
+    push_cur(m, next_var(m, NR_V_CHAN, chan_name, name), (int32_t)id);
+}
+
+void nr_val_mtype(nr_model *m, const char *name, int value)
+{
+    for (size_t i = 0; i < m->nmtypes; i++)
+        if (m->mtype[i].value == value)
+            return;
+    if (U_GROW(m->mtype, m->mtypecap, m->nmtypes) || !(m->mtype[m->nmtypes].name = strdup(name))) {
+        m->oom = true;
+        return;
+    }
+    m->mtype[m->nmtypes++].value = value;
+}
+
+/* ---- per-state storage ---- */
+
+static int cmp_key(const void *x, const void *y, const nr_model *m)
+{
+    uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+    bool pa = m->var[a].kind == NR_V_PC, pb = m->var[b].kind == NR_V_PC;
+    if (pa != pb)
+        return pa ? 1 : -1;
+    return (a > b) - (a < b);
+}
+
+/* Sorts the current (var, value) pairs by cmp_key (insertion sort: a state has a few
+ * dozen variables and they arrive nearly sorted). */
+static void sort_cur(nr_model *m)
+{
+    for (size_t i = 1; i < m->ncur; i++) {
+        uint32_t v = m->cur_var[i];
+        int32_t x = m->cur_val[i];
+        size_t j = i;
+        while (j > 0 && cmp_key(&m->cur_var[j - 1], &v, m) > 0) {
+            m->cur_var[j] = m->cur_var[j - 1];
+            m->cur_val[j] = m->cur_val[j - 1];
+            j--;
+        }
+        m->cur_var[j] = v;
+        m->cur_val[j] = x;
+    }
+}
+
+static int grow_states(nr_model *m, uint32_t s)
+{
+    if (s < m->statecap)
+        return 0;
+    size_t cap = m->statecap ? m->statecap : 4096;
+    while (cap <= s)
+        cap *= 2;
+    uint32_t *l = realloc(m->lay_of, cap * sizeof *l);
+    if (l)
+        m->lay_of = l;
+    uint32_t *o = realloc(m->off, cap * sizeof *o);
+    if (o)
+        m->off = o;
+    uint8_t *e = realloc(m->vend, cap);
+    if (e)
+        m->vend = e;
+    if (!l || !o || !e)
+        return -1;
+    for (size_t i = m->statecap; i < cap; i++) {
+        m->lay_of[i] = NR_NONE;
+        m->vend[i] = 0;
+    }
+    m->statecap = cap;
+    return 0;
+}
+
+static uint32_t layout(nr_model *m)
+{
+    bool fresh;
+    uint32_t id = u_intern_put(&m->layouts, m->cur_var, m->ncur * sizeof *m->cur_var, &fresh);
+    if (id == U_INVALID || !fresh)
+        return id;
+    if (U_GROW(m->lay, m->laycap, m->nlay))
+        return U_INVALID;
+    uint32_t nreg = 0;
+    while (nreg < m->ncur && m->var[m->cur_var[nreg]].kind != NR_V_PC)
+        nreg++;
+    m->lay[m->nlay++] = (nr_layout){u_intern_key(&m->layouts, id), (uint32_t)m->ncur, nreg};
+    /* the interned keys may move when the arena grows: refresh every pointer */
+    for (size_t i = 0; i < m->nlay; i++)
+        m->lay[i].var = u_intern_key(&m->layouts, (uint32_t)i);
+    return id;
+}
+
+int nr_val_end(nr_model *m, uint32_t s, bool valid_end, bool bad, u_err *err)
+{
+    if (bad || m->cur_bad) {
+        return u_errf(err,
+                      "pan's printing of the variables has a form the nearest decoder "
+                      "does not know%s%s (README \"Known limits\")",
+                      m->bad_what ? ": variable " : "", m->bad_what ? m->bad_what : "");
+    }
+    if (m->oom || grow_states(m, s))
+        return u_oom(err);
+    sort_cur(m);
+    uint32_t l = layout(m);
+    if (l == U_INVALID || m->nval + m->ncur >= UINT32_MAX)
+        return u_oom(err);
+    size_t cap = m->valcap;
+    while (m->nval + m->ncur > cap)
+        cap = cap ? 2 * cap : 1 << 16;
+    if (cap != m->valcap) {
+        int32_t *v = realloc(m->val, cap * sizeof *v);
+        if (!v)
+            return u_oom(err);
+        m->val = v;
+        m->valcap = cap;
+    }
+    memcpy(m->val + m->nval, m->cur_val, m->ncur * sizeof *m->val);
+    m->lay_of[s] = l;
+    m->off[s] = (uint32_t)m->nval;
+    m->vend[s] = valid_end;
+    m->nval += m->ncur;
+    return 0;
+}
+
+bool nr_model_has(const nr_model *m, uint32_t s)
+{
+    return s < m->statecap && m->lay_of[s] != NR_NONE;
+}
+
+size_t nr_model_bytes(const nr_model *m)
+{
+    return m->statecap * 9 + m->valcap * 4 + u_intern_bytes(&m->layouts) +
+           u_intern_bytes(&m->chans) + m->nvars * sizeof(nr_var);
+}
+
+const nr_layout *nr_layout_of(const nr_model *m, uint32_t s, const int32_t **val)
+{
+    *val = m->val + m->off[s];
+    return &m->lay[m->lay_of[s]];
+}
+
+size_t nr_nvars(const nr_model *m, uint32_t s)
+{
+    return nr_model_has(m, s) ? m->lay[m->lay_of[s]].nreg : 0;
+}
+
+size_t nr_diff(const nr_model *m, uint32_t s, uint32_t t)
+{
+    const int32_t *x, *y;
+    const nr_layout *A = nr_layout_of(m, s, &x), *B = nr_layout_of(m, t, &y);
+    size_t d = 0;
+    if (A == B) {
+        for (uint32_t i = 0; i < A->nreg; i++)
+            d += x[i] != y[i];
+        return d;
+    }
+    /* different variables: merge the sorted ids; one present on one side only differs */
+    uint32_t i = 0, j = 0;
+    while (i < A->nreg || j < B->nreg) {
+        if (j == B->nreg || (i < A->nreg && A->var[i] < B->var[j]))
+            d++, i++;
+        else if (i == A->nreg || B->var[j] < A->var[i])
+            d++, j++;
+        else
+            d += x[i++] != y[j++];
+    }
+    return d;
+}
+
+bool nr_value(const nr_model *m, uint32_t s, uint32_t var, int32_t *v)
+{
+    if (!nr_model_has(m, s))
+        return false;
+    const int32_t *x;
+    const nr_layout *A = nr_layout_of(m, s, &x);
+    size_t lo = 0, hi = A->n; /* sorted by (pc, id): search the right part */
+    bool pc = m->var[var].kind == NR_V_PC;
+    if (pc)
+        lo = A->nreg;
+    else
+        hi = A->nreg;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (A->var[mid] < var)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo < (pc ? A->n : A->nreg) && A->var[lo] == var) {
+        *v = x[lo];
+        return true;
+    }
+    return false;
+}
+
+bool nr_location(const nr_model *m, uint32_t s, int pid, int *proctype, int *pc)
+{
+    if (!nr_model_has(m, s))
+        return false;
+    const int32_t *x;
+    const nr_layout *A = nr_layout_of(m, s, &x);
+    for (uint32_t i = A->nreg; i < A->n; i++)
+        if (m->var[A->var[i]].pid == pid) {
+            *proctype = m->var[A->var[i]].proctype;
+            *pc = x[i];
+            return true;
+        }
+    return false;
+}
+
+char *nr_value_text(const nr_model *m, uint32_t var, int32_t v)
+{
+    if (m->var[var].kind == NR_V_MTYPE)
+        for (size_t i = 0; i < m->nmtypes; i++)
+            if (m->mtype[i].value == v)
+                return strdup(m->mtype[i].name);
+    if (m->var[var].kind != NR_V_CHAN)
+        return u_fmt("%d", v);
+    const int32_t *f = u_intern_key(&m->chans, (uint32_t)v);
+    size_t n = u_intern_len(&m->chans, (uint32_t)v) / sizeof *f;
+    size_t cap = 16 + 14 * n;
+    char *s = malloc(cap), *o = s;
+    if (!s)
+        return NULL;
+    *o = 0;
+    bool open = false;
+    for (size_t i = 1; i < n; i++) {
+        if (f[i] == INT_MIN) {
+            o += sprintf(o, "%s[", open ? "] " : "");
+            open = true;
+        } else
+            o += sprintf(o, "%s%d", o[-1] == '[' ? "" : ",", f[i]);
+    }
+    strcpy(o, open ? "]" : "empty");
+    return s;
+}
+
+/* ---- what a statement reads ---- */
+
+static const char *const KEYWORDS[] = {
+    "true",   "false",  "skip",   "else",    "assert", "printf", "printm",   "run",
+    "len",    "empty",  "nempty", "full",    "nfull",  "eval",   "timeout",  "np_",
+    "_pid",   "_nr_pr", "_last",  "enabled", "goto",   "break",  "atomic",   "d_step",
+    "if",     "fi",     "do",     "od",      "c_code", "c_expr", "pc_value", "_",
+    "unless", "ATOMIC", "D_STEP", "IF",      "DO"};
+
+static bool keyword(const char *w, size_t n)
+{
+    for (size_t i = 0; i < sizeof KEYWORDS / sizeof KEYWORDS[0]; i++)
+        if (strlen(KEYWORDS[i]) == n && !strncmp(KEYWORDS[i], w, n))
+            return true;
+    return false;
+}
+
+static int add_read(uint32_t **out, size_t *n, size_t *cap, uint32_t v)
+{
+    for (size_t i = 0; i < *n; i++)
+        if ((*out)[i] == v)
+            return 0;
+    if (U_GROW(*out, *cap, *n))
+        return -1;
+    (*out)[(*n)++] = v;
+    return 0;
+}
+
+/* Every variable named w (its declared name) in pid's scope, else the globals. */
+static int resolve(const nr_model *m, int pid, const char *w, size_t len, uint32_t **out, size_t *n,
+                   size_t *cap)
+{
+    bool local = false;
+    for (size_t v = 0; v < m->nvars && pid >= 0; v++)
+        if (m->var[v].pid == pid && m->var[v].kind != NR_V_PC && strlen(m->var[v].base) == len &&
+            !strncmp(m->var[v].base, w, len)) {
+            local = true;
+            if (add_read(out, n, cap, (uint32_t)v))
+                return -1;
+        }
+    for (size_t v = 0; v < m->nvars && !local; v++)
+        if (m->var[v].pid < 0 && strlen(m->var[v].base) == len &&
+            !strncmp(m->var[v].base, w, len) && add_read(out, n, cap, (uint32_t)v))
+            return -1;
+    return 0;
+}
+
+/* The identifiers of text [p, end) that name variables (not followed by '(': no
+ * function or proctype names; not after '.': struct fields).  With lhs the text is a
+ * statement: the target of an assignment `v = e` (its first identifier) is written,
+ * not read (its subscripts are read), and so are the variables a receive `c?x,y`
+ * stores into (only the channel before '?' is read). */
+static int scan_reads(const nr_model *m, int pid, const char *p, const char *end, bool lhs,
+                      uint32_t **out, size_t *n, size_t *cap)
+{
+    const char *target = NULL;
+    if (lhs) {
+        const char *eq = strstr(p, " = "), *rcv = memchr(p, '?', (size_t)(end - p));
+        if (eq && eq < end && (isalpha((unsigned char)*p) || *p == '_'))
+            target = p;
+        if (rcv && (!eq || rcv < eq))
+            end = rcv;
+    }
+    while (p < end) {
+        if (isalpha((unsigned char)*p) || *p == '_') {
+            const char *w = p;
+            while (p < end && (isalnum((unsigned char)*p) || *p == '_'))
+                p++;
+            const char *q = p;
+            while (q < end && *q == ' ')
+                q++;
+            bool call = q < end && *q == '(';
+            if (w != target && !call && !keyword(w, (size_t)(p - w)) &&
+                resolve(m, pid, w, (size_t)(p - w), out, n, cap))
+                return -1;
+        } else if (isdigit((unsigned char)*p)) {
+            while (p < end && isalnum((unsigned char)*p))
+                p++;
+        } else if (*p == '.') { /* a struct field's name */
+            p++;
+            while (p < end && (isalnum((unsigned char)*p) || *p == '_'))
+                p++;
+        } else if (*p == '"') {
+            p++;
+            while (p < end && *p != '"')
+                p += *p == '\\' && p + 1 < end ? 2 : 1;
+            p++;
+        } else
+            p++;
+    }
+    return 0;
+}
+
+static const char *source(nr_model *m, const char *path)
+{
+    if (!m->source_tried) {
+        m->source_tried = true;
+        u_err ignore = {{0}};
+        m->source = path ? u_read_file(path, NULL, &ignore) : NULL;
+    }
+    return m->source;
+}
+
+/* The text of the d_step starting at line `line` of the source: from that line to
+ * the brace that closes the first one opened there; NULL when unknown. */
+static const char *dstep_body(nr_model *m, const char *path, int line, const char **end)
+{
+    const char *s = source(m, path);
+    for (int l = 1; s && *s && l < line; s++)
+        l += *s == '\n';
+    if (!s || !*s)
+        return NULL;
+    const char *open = strchr(s, '{');
+    if (!open)
+        return NULL;
+    int depth = 0;
+    for (const char *p = open; *p; p++) {
+        depth += (*p == '{') - (*p == '}');
+        if (depth == 0) {
+            *end = p;
+            return open + 1;
+        }
+    }
+    return NULL;
+}
+
+int nr_reads(nr_model *m, int pid, int proctype, int tid, uint32_t **out, size_t *n)
+{
+    const char *t = nr_text(m, proctype, tid);
+    size_t cap = *n;
+    if (!strncmp(t, "D_STEP", 6)) {
+        const char *end = NULL, *body = dstep_body(m, m->source_path, atoi(t + 6), &end);
+        return body ? scan_reads(m, pid, body, end, false, out, n, &cap) : 0;
+    }
+    return scan_reads(m, pid, t, t + strlen(t), true, out, n, &cap);
+}

@@ -1,0 +1,213 @@
+/*
+ * nr_pan.c - the nearest search at pan's exit: from the recorded graph and values to
+ * the reports.
+ *
+ * nr_explain() derives which states are bad and settled (causality/'s own notion,
+ * cc_derive_flags), follows the trail (nr_follow), fixes the weights (Wc by default
+ * the largest number of variables of a state of a, plus 2), searches (nr_search),
+ * computes the Δs and their slice (nr_deltas_build) and writes the text report on
+ * stdout and the files asked for, each through u_write_file (whole or not at all).
+ * Every failure is reported on stderr and makes the exit status 1; the files of a
+ * failed run are not written.
+ */
+#include "nr_internal.h"
+#include "report.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static double now_seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+static double peak_mb(void)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    double kb = 0;
+    while (f && fgets(line, sizeof line, f))
+        if (!strncmp(line, "VmHWM:", 6))
+            kb = atof(line + 6);
+    if (f)
+        fclose(f);
+    return kb / 1024.0;
+}
+
+int nr_check_outputs(const nr_options *o, u_err *err)
+{
+    const char *p[] = {o->json, o->html, o->good_trail};
+    for (size_t i = 0; i < 3; i++)
+        if (p[i] && u_check_output(p[i], err))
+            return -1;
+    if (o->html) {
+        size_t n = strlen(o->html);
+        if (!(n > 5 && !strcmp(o->html + n - 5, ".html")) &&
+            !(n > 4 && !strcmp(o->html + n - 4, ".htm")))
+            return u_errf(err, "--html %s: name it FILE.html", o->html);
+    }
+    return 0;
+}
+
+/* How a ends: its violation, in words. */
+static char *a_end_text(const cc_graph *g, const nr_model *m, const nr_path *a, const nr_context *c)
+{
+    uint32_t last = a->state[a->nmoves];
+    if (last != NR_NONE)
+        return strdup(c->claim_type >= 0 ? "the never claim is violated (it reached its end)"
+                                         : "invalid end state");
+    uint32_t e = a->move[a->nmoves - 1];
+    if (cc_graph_claim(g, e))
+        return strdup("the never claim is violated");
+    const nr_step *s = &a->step[a->n - 1];
+    const char *t = nr_text(m, s->proctype, s->tid);
+    return u_fmt("%s%s", strncmp(t, "assert", 6) ? "violation at " : "assertion violated: ", t);
+}
+
+/* The default Wc: the thesis' max |p(s)| + 2 over a's states, its last included. */
+static long default_wc(const nr_model *m, const nr_path *a)
+{
+    size_t most = 0;
+    for (size_t k = 0; k <= a->nmoves; k++) {
+        uint32_t s = a->state[k];
+        if (s != NR_NONE && nr_model_has(m, s) && nr_nvars(m, s) > most)
+            most = nr_nvars(m, s);
+    }
+    return (long)most + 2;
+}
+
+static int put_text(FILE *f, const void *t)
+{
+    return fputs(t, f) < 0 ? -1 : 0;
+}
+
+char *nr_trail_text(const nr_report *r)
+{
+    const nr_path *b = &r->f->b;
+    size_t cap = 64 + 32 * (b->nmoves + 1), len = 0;
+    char *t = malloc(cap);
+    if (!t)
+        return NULL;
+    t[0] = 0;
+    if (r->c->claim_type >= 0)
+        len += (size_t)sprintf(t + len, "-2:%d:-2\n", r->c->claim_type);
+    if (r->c->merged)
+        len += (size_t)sprintf(t + len, "-4:-4:-4\n");
+    for (size_t k = 0; k < b->nmoves; k++) {
+        int pr, tid;
+        cc_graph_step(r->g, b->move[k], &pr, &tid);
+        len += (size_t)sprintf(t + len, "%zu:%d:%d\n", k + 1, pr, tid);
+    }
+    return t;
+}
+
+static int write_outputs(const nr_options *o, const nr_report *r)
+{
+    u_err err = {{0}};
+    int rc = 0;
+    if (o->good_trail && u_write_file(o->good_trail, put_text, r->trail_text, &err)) {
+        fprintf(stderr, "pancause: %s\n", err.msg);
+        rc = -1;
+    }
+    err.msg[0] = 0;
+    if (o->json && u_write_file(o->json, nr_json_write, r, &err)) {
+        fprintf(stderr, "pancause: %s\n", err.msg);
+        rc = -1;
+    }
+    err.msg[0] = 0;
+    if (o->html && u_write_file(o->html, nr_html_write, r, &err)) {
+        fprintf(stderr, "pancause: %s\n", err.msg);
+        rc = -1;
+    }
+    return rc;
+}
+
+static int fail(const char *msg)
+{
+    fprintf(stderr, "pancause: nearest: %s\n", msg);
+    return 1;
+}
+
+int nr_explain(cc_graph *g, nr_model *m, const nr_options *o, const nr_context *c, FILE *out)
+{
+    double t0 = now_seconds();
+    u_err err = {{0}};
+    m->source_path = c->model;
+    uint8_t *sf = cc_derive_flags(g);
+    if (!sf)
+        return fail("out of memory deriving the bad and settled states");
+    nr_path a;
+    if (nr_follow(g, sf, m, o->trail, c, &a, &err)) {
+        free(sf);
+        return fail(err.msg);
+    }
+    nr_query q = {.g = g,
+                  .sf = sf,
+                  .m = m,
+                  .a = &a,
+                  .wp = o->wp,
+                  .wa = o->wa,
+                  .wc = o->wc >= 0 ? o->wc : default_wc(m, &a),
+                  .base = c->base};
+    double b = o->budget;
+    if (b < 0) {
+        b = NR_BUDGET_PER_STATE * (double)cc_graph_states(g);
+        b = b > NR_BUDGET_MIN ? b : NR_BUDGET_MIN;
+    }
+    q.budget = (size_t)b;
+    nr_found f;
+    int rc = 0;
+    double ts = now_seconds();
+    if (nr_search(&q, &f)) {
+        rc = fail("out of memory in the search");
+    } else if (!f.found) {
+        char *why = u_fmt("no successful run: every run of %s violates the property before it "
+                          "reaches a settled state or a valid end state%s, so there is nothing "
+                          "to compare the counterexample with (the method needs one)",
+                          c->model,
+                          c->nwhy ? " (in the part of the graph the limited search "
+                                    "recorded)"
+                                  : "");
+        rc = fail(why ? why : "no successful run");
+        free(why);
+    }
+    double search_s = now_seconds() - ts;
+    nr_deltas d = {0};
+    if (!rc && nr_deltas_build(g, m, &a, &f, c, &d))
+        rc = fail("out of memory computing the differences");
+    if (!rc) {
+        nr_report r = {.m = m,
+                       .o = o,
+                       .c = c,
+                       .g = g,
+                       .a = &a,
+                       .f = &f,
+                       .d = &d,
+                       .wp = q.wp,
+                       .wa = q.wa,
+                       .wc = q.wc,
+                       .search_seconds = search_s};
+        r.a_end = a_end_text(g, m, &a, c);
+        r.trail_text = nr_trail_text(&r);
+        r.seconds = c->seconds + (now_seconds() - t0);
+        r.peak_mb = peak_mb();
+        if (!r.a_end || !r.trail_text)
+            rc = fail("out of memory writing the report");
+        else {
+            nr_text_report(out, &r);
+            fflush(out);
+            if (write_outputs(o, &r))
+                rc = 1;
+        }
+        free((char *)r.a_end);
+        free(r.trail_text);
+    }
+    nr_deltas_free(&d);
+    nr_found_free(&f);
+    nr_path_free(&a);
+    free(sf);
+    return rc;
+}

@@ -1,0 +1,163 @@
+/*
+ * nr_text.c - the nearest report a person reads top to bottom (stdout of ./pan -C
+ * --nearest and of pancause nearest): what a and b are and how they end, the distance
+ * and its terms, the two runs side by side as aligned (each step with its process,
+ * source line and statement; `~` a changed action, `-` a step of a that b does not
+ * take, `+` a step b takes in addition, and under a row the values that differ
+ * there), then every Δ, those of the slice starred, and the slice's source lines.
+ */
+#include "nr_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+const char *nr_b_end(const nr_report *r)
+{
+    const nr_path *b = &r->f->b;
+    uint32_t s = b->state[b->nmoves];
+    return r->m->vend[s] ? "a valid end state"
+                         : "a settled state (no violation is reachable "
+                           "by silent moves)";
+}
+
+char *nr_step_text(const nr_model *m, const nr_path *p, size_t k)
+{
+    const nr_step *s = &p->step[k];
+    return u_fmt("%s(%d) :%d %s", nr_proc_name(m, s->proctype), s->pid,
+                 nr_line(m, s->proctype, s->tid), nr_text(m, s->proctype, s->tid));
+}
+
+char *nr_delta_value(const nr_model *m, const nr_delta *d, bool b)
+{
+    if (!(b ? d->has_b : d->has_a))
+        return strdup("absent");
+    return nr_value_text(m, d->var, b ? d->value_b : d->value_a);
+}
+
+/* One run's cell: "  12 P(0) :31 most = input2", cut to width. */
+static void cell(FILE *f, const nr_model *m, const nr_path *p, long k, int width)
+{
+    if (k < 0) {
+        fprintf(f, "%*s", width, "");
+        return;
+    }
+    char *t = nr_step_text(m, p, (size_t)k);
+    fprintf(f, "%4ld %-*.*s", k + 1, width - 5, width - 5, t ? t : "?");
+    free(t);
+}
+
+static void values_under(FILE *f, const nr_report *r, long i, long j)
+{
+    const nr_deltas *d = r->d;
+    bool any = false;
+    for (size_t k = 0; k < d->n; k++) {
+        const nr_delta *x = &d->d[k];
+        if (x->kind != NR_D_VALUE || x->step_a != i || x->step_b != j || !x->steps)
+            continue;
+        char *va = nr_delta_value(r->m, x, false), *vb = nr_delta_value(r->m, x, true);
+        fprintf(f, "%s%s %s|%s", any ? ", " : "          values before: ", r->m->var[x->var].name,
+                va ? va : "?", vb ? vb : "?");
+        free(va);
+        free(vb);
+        any = true;
+    }
+    if (any)
+        fputc('\n', f);
+}
+
+static void rows(FILE *f, const nr_report *r)
+{
+    nr_row *row;
+    size_t n;
+    if (nr_rows(r->a->n, r->f->b.n, r->f->pair, &row, &n))
+        return;
+    const int W = 44;
+    fprintf(f, "\n  %-*s     %s\n", W, "a (counterexample)", "b (successful run)");
+    for (size_t k = 0; k < n; k++) {
+        long i = row[k].i, j = row[k].j;
+        const char *mark = "   ";
+        if (i >= 0 && j < 0)
+            mark = " - ";
+        else if (i < 0)
+            mark = " + ";
+        else if (r->a->step[i].tid != r->f->b.step[j].tid)
+            mark = " ~ ";
+        fputs("  ", f);
+        cell(f, r->m, r->a, i, W);
+        fprintf(f, "%s", mark);
+        cell(f, r->m, &r->f->b, j, W);
+        fputc('\n', f);
+        if (i >= 0 && j >= 0)
+            values_under(f, r, i, j);
+    }
+    free(row);
+}
+
+static void delta_line(FILE *f, const nr_report *r, size_t k)
+{
+    const nr_delta *x = &r->d->d[k];
+    const nr_model *m = r->m;
+    fprintf(f, "  %s %3zu. line %d: ", x->in_slice ? "*" : " ", k + 1, x->line);
+    if (x->kind == NR_D_VALUE) {
+        char *va = nr_delta_value(m, x, false), *vb = nr_delta_value(m, x, true);
+        if (x->steps)
+            fprintf(f, "value of %s: %s in a, %s in b, at steps %ld|%ld (for %zu step%s)\n",
+                    m->var[x->var].name, va ? va : "?", vb ? vb : "?", x->step_a + 1, x->step_b + 1,
+                    x->steps, x->steps == 1 ? "" : "s");
+        else
+            fprintf(f, "value of %s: %s in a, %s in b, when a ends\n", m->var[x->var].name,
+                    va ? va : "?", vb ? vb : "?");
+        free(va);
+        free(vb);
+    } else if (x->kind == NR_D_ACTION) {
+        const nr_step *sa = &r->a->step[x->step_a], *sb = &r->f->b.step[x->step_b];
+        fprintf(f, "changed action at steps %ld|%ld: a %s, b %s (line %d)\n", x->step_a + 1,
+                x->step_b + 1, nr_text(m, sa->proctype, sa->tid), nr_text(m, sb->proctype, sb->tid),
+                x->line_b);
+    } else {
+        bool del = x->kind == NR_D_DELETED;
+        const nr_path *p = del ? r->a : &r->f->b;
+        long s = del ? x->step_a : x->step_b;
+        char *t = nr_step_text(m, p, (size_t)s);
+        fprintf(f, "%s step %ld of %s: %s\n", del ? "deleted" : "inserted", s + 1, del ? "a" : "b",
+                t ? t : "?");
+        free(t);
+    }
+}
+
+int nr_text_report(FILE *f, const nr_report *r)
+{
+    const nr_deltas *d = r->d;
+    fprintf(f, "\npancause: the closest successful execution to %s (%s)\n", r->o->trail,
+            r->c->model);
+    fprintf(f, "  a (counterexample): %zu steps, ends: %s\n", r->a->n, r->a_end);
+    fprintf(f, "  b (successful run): %zu steps, ends in %s\n", r->f->b.n, nr_b_end(r));
+    fprintf(f, "  distance d(a, b) = %ld", r->f->distance);
+    if (r->f->exact)
+        fprintf(f, " (exact: no successful run is nearer)\n");
+    else
+        fprintf(f,
+                " (NOT EXACT: the search stopped at its budget of %.0f nodes; no run is "
+                "nearer than %ld; raise --budget)\n",
+                r->o->budget, r->f->lower);
+    for (size_t k = 0; k < r->c->nwhy; k++)
+        fprintf(f, "  INCOMPLETE graph: %s\n", r->c->why[k]);
+    fprintf(f,
+            "    = Wp %ld x %zu differing values + Wa %ld x %zu changed actions + Wc %ld x %zu "
+            "unaligned steps (%zu of a, %zu of b)\n",
+            r->wp, d->dp, r->wa, d->da, r->wc, d->dc_a + d->dc_b, d->dc_a, d->dc_b);
+    rows(f, r);
+    fprintf(f, "\n  differences (* = in the slice: what avoiding the violation depends on)\n");
+    for (size_t k = 0; k < d->n; k++)
+        delta_line(f, r, k);
+    fprintf(f, "  slice: %zu of %zu differences; lines", d->nslice, d->n);
+    for (size_t k = 0; k < d->nlines; k++)
+        fprintf(f, " %d", d->lines[k]);
+    fputc('\n', f);
+    if (r->o->good_trail)
+        fprintf(f, "  good run: %s  (replay: spin -t -k %s -p %s)\n", r->o->good_trail,
+                r->o->good_trail, r->c->model);
+    fprintf(f, "  search: %zu nodes expanded of %zu, %.2f s; total %.2f s, peak %.1f MB\n",
+            r->f->expanded, r->f->nodes, r->search_seconds, r->seconds, r->peak_mb);
+    return 0;
+}
