@@ -2,7 +2,9 @@
  *
  * Propositions are evaluated once per step and proposition before any
  * temporal reasoning, so this stays a plain tree walk; the trees are a few
- * nodes deep.
+ * nodes deep.  Out of memory: the constructors and ex_expr_text return NULL
+ * (a constructor frees the operands it was given), as everywhere in the
+ * project (README, Conventions); the parser reports it.
  */
 #include "ex_expr.h"
 
@@ -14,7 +16,7 @@ static ex_expr *ex_expr_new(ex_ekind k)
 {
     ex_expr *e = calloc(1, sizeof *e);
     if (!e)
-        abort();
+        return NULL;
     e->kind = k;
     e->var = -1;
     return e;
@@ -23,22 +25,29 @@ static ex_expr *ex_expr_new(ex_ekind k)
 ex_expr *ex_expr_num(int64_t v)
 {
     ex_expr *e = ex_expr_new(EX_E_NUM);
-    e->num = v;
+    if (e)
+        e->num = v;
     return e;
 }
 
 ex_expr *ex_expr_var(const char *name)
 {
     ex_expr *e = ex_expr_new(EX_E_VAR);
-    e->name = strdup(name);
-    if (!e->name)
-        abort();
+    if (e && !(e->name = strdup(name))) {
+        free(e);
+        return NULL;
+    }
     return e;
 }
 
 ex_expr *ex_expr_op(int op, ex_expr *l, ex_expr *r)
 {
     ex_expr *e = ex_expr_new(r ? EX_E_BIN : EX_E_UN);
+    if (!e) {
+        ex_expr_free(l);
+        ex_expr_free(r);
+        return NULL;
+    }
     e->op = op;
     e->l = l;
     e->r = r;
@@ -109,9 +118,12 @@ char *ex_expr_text(const ex_expr *e)
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
     if (!f)
-        abort();
+        return NULL;
     ex_expr_print(f, e, 1);
-    fclose(f);
+    if (fclose(f) != 0) { /* the stream could not grow its buffer */
+        free(buf);
+        return NULL;
+    }
     return buf;
 }
 

@@ -34,9 +34,12 @@ typedef struct ex_expr {
 ex_expr *ex_expr_num(int64_t v);
 ex_expr *ex_expr_var(const char *name);
 ex_expr *ex_expr_op(int op, ex_expr *l, ex_expr *r); /* r NULL: unary */
+/* (The three constructors return NULL when out of memory; ex_expr_op then
+ * has freed l and r.) */
 void ex_expr_free(ex_expr *e);
 
-/* Canonical text, fully determined by the tree (used to intern propositions). */
+/* Canonical text, fully determined by the tree (used to intern propositions);
+ * malloc'd, NULL when out of memory. */
 char *ex_expr_text(const ex_expr *e);
 
 /* True when the operator yields a truth value (relational). */

@@ -56,6 +56,11 @@ int ex_ltl_mk(ex_ltl *l, ex_lop op, int a, int b)
 int ex_ltl_prop(ex_ltl *l, ex_expr *e)
 {
     char *text = ex_expr_text(e);
+    if (!text) {
+        ex_expr_free(e);
+        l->oom = 1;
+        return -1;
+    }
     for (int p = 0; p < l->nprops; p++) {
         if (strcmp(l->props[p].text, text) == 0) {
             free(text);

@@ -606,6 +606,10 @@ static int make_prop(parser *p, ex_expr *e, int h, size_t pos)
             return -1;
     }
     int f = ex_ltl_prop(p->l, e);
+    if (f < 0 && p->l->oom) {
+        oom(p);
+        return -1;
+    }
     if (f < 0) {
         perr(p, pos, "more than %d distinct propositions", EX_MAX_PROPS);
         return -1;
