@@ -6,7 +6,9 @@
 # (NOISE+1)^2.  For each size it prints pan's stored states, then MC (stock pan,
 # -c0) and CC2 (./pan -C) wall seconds and peak MB, medians of RUNS runs (default
 # 1), their ratios, and how many causes -C found (five at every size, or the run is
-# wrong).  Same -m and -w for both.  Not a test: the machine is shared; read ratios.
+# wrong); then CCP: ./pan -C --no-ac2 from `make pan POR=1` (pan's partial order
+# reduction kept, README "Partial order reduction"), its seconds, MB and time ratio to
+# MC (stock pan also reduces).  Same -m and -w for all.  Not a test: the machine is shared; read ratios.
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 RUNS=${1:-1}
@@ -27,8 +29,8 @@ measure() { # measure CMD...: "median_seconds median_MB" over RUNS runs; output 
     done
     echo "$(median <"$W/t") $(awk '{print $1/1024}' "$W/m" | median)"
 }
-printf '%6s %10s %12s %8s %8s %8s %8s %7s %7s %6s\n' NOISE states transitions MC_s CC2_s MC_MB \
-    CC2_MB time/MC mem/MC causes
+printf '%6s %10s %12s %8s %8s %8s %8s %7s %7s %6s %8s %8s %7s\n' NOISE states transitions MC_s \
+    CC2_s MC_MB CC2_MB time/MC mem/MC causes CCP_s CCP_MB CCP/MC
 for n in $SIZES; do
     d="$W/n$n"
     mkdir -p "$d"
@@ -37,20 +39,25 @@ for n in $SIZES; do
     spin -DNOISE="$n" -a airbag.pml >/dev/null
     gcc -O2 -w -o mc pan.c
     make -s -f "$ROOT/Makefile" pan >/dev/null
+    mkdir -p por && cp airbag.pml por/
+    (cd por && spin -DNOISE="$n" -a airbag.pml >/dev/null &&
+        make -s -f "$ROOT/Makefile" pan POR=1 >/dev/null)
     # -w: a hash table of about the state count ((NOISE+1)^2 * 6700 states); -m: above
     # the depth the DFS reaches.  pan touches both in full, MC and CC2 alike.
     w=$(awk -v n="$n" 'BEGIN {s = (n + 1) ^ 2 * 6700; w = 18; while (2 ^ w < s) w++; print w}')
     opts="-m500000 -w$w"
     read -r mt mm < <(measure ./mc -c0 $opts)
+    read -r pt pm < <(cd por && measure ./pan -C --no-ac2 $opts)
     read -r ct cm < <(measure ./pan -C $opts)
     states=$(awk '/states, stored/ {print $1; exit}' "$W/out")
     grep -q "max search depth too small" "$W/out" && states="$states(-m!)"
     trans=$(awk '/transitions \(= stored/ {print $1; exit}' "$W/out")
     causes=$(grep -cE '^  [0-9]+\. ' "$W/out" || true)
     grep -q INCOMPLETE "$W/out" && causes="$causes(incomplete)"
-    printf '%6s %10s %12s %8.2f %8.2f %8.1f %8.1f %7.2f %7.2f %6s\n' "$n" "$states" "$trans" \
-        "$mt" "$ct" "$mm" "$cm" "$(awk -v a="$ct" -v b="$mt" 'BEGIN {print a / b}')" \
-        "$(awk -v a="$cm" -v b="$mm" 'BEGIN {print a / b}')" "$causes"
+    printf '%6s %10s %12s %8.2f %8.2f %8.1f %8.1f %7.2f %7.2f %6s %8.2f %8.1f %7.2f\n' "$n" \
+        "$states" "$trans" "$mt" "$ct" "$mm" "$cm" "$(awk -v a="$ct" -v b="$mt" 'BEGIN {print a / b}')" \
+        "$(awk -v a="$cm" -v b="$mm" 'BEGIN {print a / b}')" "$causes" "$pt" "$pm" \
+        "$(awk -v a="$pt" -v b="$mt" 'BEGIN {print a / b}')"
     cd "$W"
     rm -rf "$d"
 done
