@@ -63,7 +63,8 @@ int cc_graph_move(cc_graph *g, uint32_t from, uint32_t to, uint32_t event, bool 
 /* All moves out of s have been added: they are packed into s's block.  Adding moves
  * later still works, by copying the block back (slow).  0, or -1 when out of memory. */
 int cc_graph_close(cc_graph *g, uint32_t s);
-/* Closes every state; the analysis and trail search seal the graph themselves. */
+/* Closes every state and frees the lookup tables (no state can be interned after
+ * it); the analysis and trail search seal the graph themselves. */
 int cc_graph_seal(cc_graph *g);
 /* pan's move of edge e (CC_G_MOVES), -1, -1 when unknown. */
 void cc_graph_step(const cc_graph *g, uint32_t e, int *pr, int *tid);

@@ -24,7 +24,10 @@
  * first go to a small pool of pending lists, one per open state, and are copied into
  * the block store when the recorder closes the state (cc_graph_close) or when the
  * graph is sealed.  Moves added to a state that was closed already reopen it: its
- * block is copied back to the pool (rare: hand-built graphs).
+ * block is copied back to the pool (rare: hand-built graphs).  Sealing also frees
+ * the lookup tables (fingerprints or keys): the search that needed them is over, and
+ * at 10^7 recorded states they are a quarter of a gigabyte the analysis would carry
+ * for nothing; a sealed graph interns no more states.
  *
  * Invariants: state ids are dense from 0; first[s] is CC_NONE, a block index, or
  * PENDING | pool index of the newest pending move; an edge's target is a state id or
@@ -35,6 +38,7 @@
 #include "causality.h"
 #include "cc_internal.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -160,6 +164,9 @@ static uint32_t fresh_state(cc_graph *g)
 uint32_t cc_graph_state(cc_graph *g, const void *key, size_t len, bool *fresh)
 {
     *fresh = false;
+    assert(!g->sealed); /* the lookup tables are gone */
+    if (g->sealed)
+        return CC_OOM;
     /* Room for a new state first, so that an interned key always has its lists. */
     if ((g->n == g->cap && grow_states(g)) || g->n >= PENDING - 1)
         return CC_OOM;
@@ -319,6 +326,14 @@ int cc_graph_seal(cc_graph *g)
     g->pool = NULL;
     g->npool = g->pcap = 0;
     g->pfree = CC_NONE;
+    u_intern_free(&g->states); /* leaves it empty */
+    free(g->key_id);
+    g->key_id = NULL;
+    g->key_cap = 0;
+    free(g->slot);
+    g->slot = NULL;
+    g->slot_cap = 0;
+    g->sealed = true;
     return 0;
 }
 

@@ -39,6 +39,7 @@ struct cc_graph {
     size_t npool, pcap;
     uint32_t pfree;
     uint32_t root;
+    bool sealed; /* cc_graph_seal ran: the lookup tables are freed */
 };
 
 /* The edges of state s: for (e = cc_first(g, s); e != CC_NONE; e = cc_next(g, e)).
