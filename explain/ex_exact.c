@@ -324,6 +324,12 @@ static int sat_with(const ex_ltl *l, int tab, const ex_word *w, uint64_t *buf, c
     return ex_eval_trace(l, tab, buf, w->n, w->loop, 0);
 }
 
+/* What one lasso evaluation costs of the budget (ex_exact.h). */
+static long eval_cost(const ex_word *w)
+{
+    return 1 + (long)(w->n / 64);
+}
+
 /* Every subset: sat[] as a bitmap, then each candidate read off it. */
 static int lasso_all(const ex_ltl *l, int tab, const ex_word *w, const flip *f, size_t nf,
                      const size_t *ci, size_t ncand, int *verdict, uint64_t *buf)
@@ -370,14 +376,14 @@ static int lasso_some(const ex_ltl *l, int tab, const ex_word *w, const flip *f,
         /* the r-subsets of nf bits in increasing order (Gosper's hack) */
         uint64_t set = r ? (((uint64_t)1 << r) - 1) : 0;
         while (open && *budget > 0) {
-            --*budget;
+            *budget -= eval_cost(w);
             int v = sat_with(l, tab, w, buf, f, nf, set);
             if (v < 0)
                 return -1;
             for (size_t c = 0; c < ncand && !v; c++) {
                 if (verdict[c] != EX_EXACT_UNDECIDED || ci[c] == SIZE_MAX || ((set >> ci[c]) & 1))
                     continue;
-                --*budget;
+                *budget -= eval_cost(w);
                 int v2 = sat_with(l, tab, w, buf, f, nf, set | (uint64_t)1 << ci[c]);
                 if (v2 < 0)
                     return -1;
@@ -428,8 +434,8 @@ int ex_exact_lasso(const ex_ltl *l, int tab, const ex_word *w, const ex_pdot *ca
             if (f[i].step == cand[c].step && f[i].bit == 1ull << cand[c].prop)
                 ci[c] = i;
     }
-    if (!rc && nf < 40 && ((long)1 << nf) <= *budget) {
-        *budget -= (long)1 << nf;
+    if (!rc && nf < 40 && ((long)1 << nf) <= *budget / eval_cost(w)) {
+        *budget -= ((long)1 << nf) * eval_cost(w);
         rc = lasso_all(l, tab, w, f, nf, ci, ncand, verdict, buf);
     } else if (!rc) {
         rc = lasso_some(l, tab, w, f, nf, ci, ncand, verdict, buf, budget);

@@ -18,8 +18,10 @@
  * 2^budget subsets; otherwise sets A by increasing size until the budget
  * runs out, which can prove causes but not their absence.
  *
- * Budgets count automaton steps (finite) or lasso evaluations (lasso);
- * what the budget cut short is EX_EXACT_UNDECIDED.
+ * Budgets count automaton steps (finite) or lasso evaluations (lasso), an
+ * evaluation of an n-step lasso counting 1 + n/64 so that the budget bounds
+ * the time also on long lassos with few bottom-valued pairs; what the budget
+ * cut short is EX_EXACT_UNDECIDED.
  */
 #ifndef EX_EXACT_H
 #define EX_EXACT_H

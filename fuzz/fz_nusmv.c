@@ -31,6 +31,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     ex_options_default(&o);
     o.max_nba_states = 200;
     o.exact_budget = 30;
+    o.refine_budget = 30; /* a budget unit can be a whole lasso evaluation */
     for (size_t i = 0; i < n; i++) {
         if (c[i].skip || c[i].trace.nsteps * (c[i].trace.nvars + 1) > 20000)
             continue;

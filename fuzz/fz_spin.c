@@ -43,6 +43,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         ex_options_default(&o);
         o.max_nba_states = 200;
         o.exact_budget = 30;
+        o.refine_budget = 30; /* a budget unit can be a whole lasso evaluation */
         for (size_t i = 0; i < info.nltl && i < 4; i++)
             for (int exact = 0; exact < 1 + (t.nsteps <= 64); exact++) {
                 o.exact = exact;
