@@ -452,13 +452,21 @@ static void close_row(const pass *p, uint32_t x, bitstr_t *row, uint32_t *work, 
     const cc_ctx *c = p->c;
     sg_ms kx = p->a->k[x];
     bool final = p->a->final[x];
+    const cc_graph *g = c->g;
     while (k) {
         uint32_t t = work[--k];
         for (uint32_t i = c->rev.start[t]; i < c->rev.start[t + 1]; i++) {
-            uint32_t s = c->rev.src[i], ev = c->rev.ev[i] & CC_EV_MASK;
-            bool free_move = ev == CC_SILENT ||
+            uint32_t s = c->rev.src[i];
+            if (bit_test(row, (int)s) || cc_bad(c, s))
+                continue;
+            bool free_move = false;
+            CC_EACH_INTO(g, s, t, e)
+            {
+                uint32_t ev = g->ev[e] & CC_EV_MASK;
+                free_move |= ev == CC_SILENT ||
                              (p->extras && (final || count_in(p, kx, ev - 1) == p->mcount[ev - 1]));
-            if (free_move && !bit_test(row, (int)s) && !cc_bad(c, s)) {
+            }
+            if (free_move) {
                 bit_set(row, (int)s);
                 work[k++] = s;
             }
@@ -510,8 +518,14 @@ static int viability(pass *p)
                     uint32_t t = (uint32_t)(8 * b + (size_t)__builtin_ctz(bits));
                     for (uint32_t i = c->rev.start[t]; i < c->rev.start[t + 1]; i++) {
                         uint32_t s = c->rev.src[i];
-                        if ((c->rev.ev[i] & CC_EV_MASK) == a->mev[m] && !bit_test(row, (int)s) &&
-                            !cc_bad(c, s)) {
+                        if (bit_test(row, (int)s) || cc_bad(c, s))
+                            continue;
+                        bool by_event = false;
+                        CC_EACH_INTO(g, s, t, e)
+                        {
+                            by_event |= (g->ev[e] & CC_EV_MASK) == a->mev[m];
+                        }
+                        if (by_event) {
                             bit_set(row, (int)s);
                             work[k++] = s;
                         }

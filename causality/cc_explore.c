@@ -28,8 +28,17 @@
 #include <time.h>
 #include <unistd.h>
 
-/* The reverse of every edge that does not end in CC_SINK, as CSR arrays: the
- * predecessors of state t are src[start[t] .. start[t + 1]), ev[] their event words. */
+/* Whether e is the first move of its block into its target: the reverse lists a
+ * source once per target.  Blocks are a few moves long, so the scan is short. */
+static bool first_into(const cc_graph *g, uint32_t s, uint32_t e)
+{
+    for (uint32_t f = cc_first(g, s); f != e; f = cc_next(g, f))
+        if (g->to[f] == g->to[e])
+            return false;
+    return true;
+}
+
+/* The reverse of every edge that does not end in CC_SINK, as CSR arrays (cc_rev). */
 static int rev_build(cc_ctx *c)
 {
     const cc_graph *g = c->g;
@@ -40,30 +49,26 @@ static int rev_build(cc_ctx *c)
     size_t m = 0;
     for (size_t s = 0; s < g->n; s++)
         for (uint32_t e = cc_first(g, s); e != CC_NONE; e = cc_next(g, e))
-            if (g->to[e] != CC_SINK) {
+            if (g->to[e] != CC_SINK && first_into(g, (uint32_t)s, e)) {
                 rv->start[g->to[e] + 1]++;
                 m++;
             }
     for (size_t s = 0; s < g->n; s++)
         rv->start[s + 1] += rv->start[s];
     rv->src = malloc((m ? m : 1) * sizeof *rv->src);
-    rv->ev = malloc((m ? m : 1) * sizeof *rv->ev);
     uint32_t *fill = malloc((g->n + 1) * sizeof *fill);
-    if (!rv->src || !rv->ev || !fill) {
+    if (!rv->src || !fill) {
         free(fill);
         return -1;
     }
     memcpy(fill, rv->start, (g->n + 1) * sizeof *fill);
     for (size_t s = 0; s < g->n; s++)
         for (uint32_t e = cc_first(g, s); e != CC_NONE; e = cc_next(g, e))
-            if (g->to[e] != CC_SINK) {
-                uint32_t i = fill[g->to[e]]++;
-                rv->src[i] = (uint32_t)s;
-                rv->ev[i] = g->ev[e];
-            }
+            if (g->to[e] != CC_SINK && first_into(g, (uint32_t)s, e))
+                rv->src[fill[g->to[e]]++] = (uint32_t)s;
     free(fill);
     if (c->r)
-        c->r->bytes += (g->n + 2) * 4 + m * 8;
+        c->r->bytes += (g->n + 2) * 4 + m * 4;
     return 0;
 }
 
@@ -71,7 +76,6 @@ void cc_rev_free(cc_rev *rv)
 {
     free(rv->start);
     free(rv->src);
-    free(rv->ev);
     memset(rv, 0, sizeof *rv);
 }
 
@@ -87,12 +91,19 @@ static int close_backwards(const cc_ctx *c, uint8_t *sf, uint8_t bit, uint32_t f
     for (size_t s = 0; s < n; s++)
         if (sf[s] & bit)
             work[k++] = (uint32_t)s;
+    const cc_graph *g = c->g;
     while (k) {
         uint32_t t = work[--k];
         for (uint32_t i = rv->start[t]; i < rv->start[t + 1]; i++) {
             uint32_t s = rv->src[i];
-            bool ok = flag ? (rv->ev[i] & flag) : (rv->ev[i] & CC_EV_MASK) == CC_SILENT;
-            if (ok && !(sf[s] & bit)) {
+            if (sf[s] & bit)
+                continue;
+            bool ok = false;
+            CC_EACH_INTO(g, s, t, e)
+            {
+                ok |= flag ? (g->ev[e] & flag) != 0 : (g->ev[e] & CC_EV_MASK) == CC_SILENT;
+            }
+            if (ok) {
                 sf[s] |= bit;
                 work[k++] = s;
             }
