@@ -175,8 +175,9 @@ static int read_graph(const char *path, char *const *names, int nnames, pgraph *
             S.src[g->ne] = (uint32_t)a;
             g->e[g->ne++] = (pedge){dst, (int)pr, (int)tid};
         } else if (!strncmp(line, "claim ", 6)) {
-            u_errf(err, "%s:%ld: a never-claim move in the system's graph (pan was built with "
-                        "its claim)",
+            u_errf(err,
+                   "%s:%ld: a never-claim move in the system's graph (pan was built with "
+                   "its claim)",
                    path, lineno);
             goto done;
         } else if (strcmp(line, "end") && strcmp(line, "pancause-graph 1")) {
@@ -701,8 +702,7 @@ done:
     return rc;
 }
 
-int tm_pan_problem(const tm_pan_options *o, tm_system *sys, char **trace, char **effect,
-                   u_err *err)
+int tm_pan_problem(const tm_pan_options *o, tm_system *sys, char **trace, char **effect, u_err *err)
 {
     *trace = *effect = NULL;
     memset(sys, 0, sizeof *sys);
