@@ -82,6 +82,8 @@ suite "explain oracle: ${EXPLAIN_CASES:-1000} random formulas and traces against
 suite "temporal: the paper's causes (Table 1, sections 1-4) by cause checking" \
     bash temporal/tests/e2e_paper.sh
 suite "temporal: bad input, exit statuses, nothing half-written" bash temporal/tests/e2e_errors.sh
+suite "temporal: SPIN models (Promela arbiters = HOA arbiters by cause checking; bad models, trails)" \
+    bash temporal/tests/e2e_spin.sh
 suite "temporal oracle: ${TEMPORAL_ORACLE_N:-100} random instances x 2 relations" \
     bash temporal/tests/e2e_oracle.sh
 suite "fuzzers: ${FUZZ_TIME:-30} s each, no crash, leak or timeout" fuzz/smoke.sh "${FUZZ_TIME:-30}"

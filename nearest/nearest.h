@@ -73,6 +73,8 @@ size_t nr_model_bytes(const nr_model *m);
 typedef struct {
     const char *trail;                    /* the counterexample's trail file */
     const char *json, *html, *good_trail; /* outputs, NULL when not asked for */
+    const char *graph;                    /* --nearest-graph: write the recorded graph
+                                             and values there instead of searching */
     long wp, wa, wc;                      /* weights; wc < 0: |V| + 2 (the thesis' default) */
     double budget;                        /* search nodes before giving up on exactness;
                                              < 0: the default (NR_BUDGET_*), 0: none */
@@ -103,6 +105,10 @@ typedef struct {
  * acceptance cycle), no successful run, out of memory, or an output that could not
  * be written (said on stderr). */
 int nr_explain(cc_graph *g, nr_model *m, const nr_options *o, const nr_context *c, FILE *out);
+
+/* Writes the recorded graph with every expanded state's values as text to path
+ * (nr_graph.c gives the format), whole or not at all; 0, or -1 with err. */
+int nr_graph_write(cc_graph *g, const nr_model *m, const char *path, u_err *err);
 
 /* Checks the nearest options' output paths before the search; 0, or -1 with err. */
 int nr_check_outputs(const nr_options *o, u_err *err);

@@ -39,106 +39,6 @@ static const char USAGE[] =
     "  --keep        keep the scratch directory (its path is printed)\n"
     "  -- ...        options for pan (-mN, -E, -A, -N name, ...)\n";
 
-/* An absolute version of path (which need not exist). */
-static char *absolute(const char *path)
-{
-    if (path[0] == '/')
-        return strdup(path);
-    char cwd[PATH_MAX];
-    if (!getcwd(cwd, sizeof cwd))
-        return NULL;
-    return u_fmt("%s/%s", cwd, path);
-}
-
-static bool is_file(const char *p)
-{
-    struct stat st;
-    return !stat(p, &st) && S_ISREG(st.st_mode);
-}
-
-/* The project's root: PANCAUSE_ROOT, or the directory above this program's that has
- * the Makefile and spin-model/pan.mk. */
-static char *find_root(void)
-{
-    const char *env = getenv("PANCAUSE_ROOT");
-    if (env)
-        return strdup(env);
-    char exe[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n <= 0)
-        return NULL;
-    exe[n] = 0;
-    for (int up = 0; up < 5; up++) {
-        char *slash = strrchr(exe, '/');
-        if (!slash || slash == exe)
-            return NULL;
-        *slash = 0;
-        char *mk = u_fmt("%s/spin-model/pan.mk", exe), *top = u_fmt("%s/Makefile", exe);
-        bool ok = mk && top && is_file(mk) && is_file(top);
-        free(mk);
-        free(top);
-        if (ok)
-            return strdup(exe);
-    }
-    return NULL;
-}
-
-/* Runs argv in dir; with log, its output goes there (else inherited).  The exit
- * status, or -1 when it could not run. */
-static int run(const char *dir, char *const *argv, const char *log)
-{
-    pid_t p = fork();
-    if (p < 0)
-        return -1;
-    if (p == 0) {
-        if (chdir(dir))
-            _exit(127);
-        if (log) {
-            int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-            if (fd < 0)
-                _exit(127);
-            dup2(fd, 1);
-            dup2(fd, 2);
-            close(fd);
-        }
-        execvp(argv[0], argv);
-        _exit(127);
-    }
-    int st;
-    while (waitpid(p, &st, 0) < 0)
-        if (errno != EINTR)
-            return -1;
-    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
-}
-
-static void show_log(const char *log)
-{
-    u_err ignore = {{0}};
-    char *t = u_read_file(log, NULL, &ignore);
-    if (t)
-        fputs(t, stderr);
-    free(t);
-}
-
-static int copy_file(const char *from, const char *to)
-{
-    u_err err = {{0}};
-    size_t n;
-    char *t = u_read_file(from, &n, &err);
-    FILE *f = t ? fopen(to, "w") : NULL;
-    int rc = f && fwrite(t, 1, n, f) == n ? 0 : -1;
-    if (f && fclose(f))
-        rc = -1;
-    free(t);
-    return rc;
-}
-
-static void remove_tree(const char *dir)
-{
-    char *argv[] = {"rm", "-rf", (char *)dir, NULL};
-    run("/", argv, "/dev/null");
-}
-
 typedef struct {
     const char *model, *trail, *json, *html, *good, *weights, *budget;
     bool bfs, keep;
@@ -198,20 +98,20 @@ static int work(const cli *c, const char *root, const char *w, const char *base)
     if (!log || !mk)
         goto done;
     char *spin[] = {"spin", "-a", (char *)base, NULL};
-    if (run(w, spin, log)) {
+    if (u_run(w, spin, log)) {
         fprintf(stderr, "pancause nearest: spin -a %s failed:\n", base);
-        show_log(log);
+        u_show_log(log);
         goto done;
     }
     char *make[] = {"make", "-s", "-f", mk, "pan", c->bfs ? "BFS=1" : NULL, NULL};
-    if (run(w, make, log)) {
+    if (u_run(w, make, log)) {
         fprintf(stderr, "pancause nearest: make pan failed:\n");
-        show_log(log);
+        u_show_log(log);
         goto done;
     }
     if (c->trail)
-        trail = absolute(c->trail);
-    else if (!(trail = u_fmt("%s.trail", c->model)) || !is_file(trail)) {
+        trail = u_absolute(c->trail);
+    else if (!(trail = u_fmt("%s.trail", c->model)) || !u_is_file(trail)) {
         /* no counterexample yet: stock pan (the same ./pan without -C) makes one */
         free(trail);
         trail = u_fmt("%s/%s.trail", w, base);
@@ -221,9 +121,9 @@ static int work(const cli *c, const char *root, const char *w, const char *base)
         sv[0] = "./pan";
         for (int i = 0; i < c->npan; i++)
             sv[i + 1] = c->pan[i];
-        run(w, sv, log);
+        u_run(w, sv, log);
         free(sv);
-        if (!is_file(trail)) {
+        if (!u_is_file(trail)) {
             fprintf(stderr,
                     "pancause nearest: no trail given and stock pan finds no error in "
                     "%s: nothing to explain\n",
@@ -233,8 +133,8 @@ static int work(const cli *c, const char *root, const char *w, const char *base)
         printf("pancause nearest: no trail given; stock pan's counterexample is used\n");
         fflush(stdout);
     }
-    char *json = c->json ? absolute(c->json) : NULL, *html = c->html ? absolute(c->html) : NULL;
-    char *good = c->good ? absolute(c->good) : NULL;
+    char *json = c->json ? u_absolute(c->json) : NULL, *html = c->html ? u_absolute(c->html) : NULL;
+    char *good = c->good ? u_absolute(c->good) : NULL;
     char **pv = calloc((size_t)c->npan + 20, sizeof *pv);
     if (pv && trail) {
         int n = 0;
@@ -256,7 +156,7 @@ static int work(const cli *c, const char *root, const char *w, const char *base)
         for (int i = 0; i < c->npan; i++)
             pv[n++] = c->pan[i];
         fflush(stdout);
-        rc = run(w, pv, NULL);
+        rc = u_run(w, pv, NULL);
         if (rc < 0) {
             fprintf(stderr, "pancause nearest: cannot run ./pan in %s\n", w);
             rc = 1;
@@ -283,11 +183,11 @@ int nr_main(int argc, char **argv)
     int rc = parse(argc, argv, &c);
     if (rc)
         return rc;
-    if (!is_file(c.model)) {
+    if (!u_is_file(c.model)) {
         fprintf(stderr, "pancause nearest: cannot read %s\n", c.model);
         return 2;
     }
-    if (c.trail && !is_file(c.trail)) {
+    if (c.trail && !u_is_file(c.trail)) {
         fprintf(stderr, "pancause nearest: cannot read the trail %s\n", c.trail);
         return 2;
     }
@@ -297,7 +197,7 @@ int nr_main(int argc, char **argv)
         fprintf(stderr, "pancause nearest: %s\n", err.msg);
         return 2;
     }
-    char *root = find_root();
+    char *root = u_project_root();
     if (!root) {
         fprintf(stderr, "pancause nearest: cannot find the pancause sources (set "
                         "PANCAUSE_ROOT to the directory with the Makefile)\n");
@@ -307,7 +207,7 @@ int nr_main(int argc, char **argv)
     char *w = mkdtemp(tmpl);
     const char *base = strrchr(c.model, '/') ? strrchr(c.model, '/') + 1 : c.model;
     char *copy = w ? u_fmt("%s/%s", w, base) : NULL;
-    if (!w || !copy || copy_file(c.model, copy)) {
+    if (!w || !copy || u_copy_file(c.model, copy)) {
         fprintf(stderr, "pancause nearest: cannot set up a scratch directory\n");
         rc = 1;
     } else
@@ -315,7 +215,7 @@ int nr_main(int argc, char **argv)
     if (w && c.keep)
         fprintf(stderr, "pancause nearest: scratch directory kept: %s\n", w);
     else if (w)
-        remove_tree(w);
+        u_remove_tree(w);
     free(copy);
     free(root);
     return rc;

@@ -39,8 +39,8 @@ static double peak_mb(void)
 
 int nr_check_outputs(const nr_options *o, u_err *err)
 {
-    const char *p[] = {o->json, o->html, o->good_trail};
-    for (size_t i = 0; i < 3; i++)
+    const char *p[] = {o->json, o->html, o->good_trail, o->graph};
+    for (size_t i = 0; i < 4; i++)
         if (p[i] && u_check_output(p[i], err))
             return -1;
     if (o->html) {
@@ -136,6 +136,11 @@ int nr_explain(cc_graph *g, nr_model *m, const nr_options *o, const nr_context *
     double t0 = now_seconds();
     u_err err = {{0}};
     m->source_path = c->model;
+    if (o->graph) { /* the graph for a reader outside pan (pancause temporal) */
+        if (nr_graph_write(g, m, o->graph, &err))
+            return fail(err.msg);
+        return 0;
+    }
     uint8_t *sf = cc_derive_flags(g);
     if (!sf)
         return fail("out of memory deriving the bad and settled states");

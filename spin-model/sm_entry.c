@@ -68,7 +68,9 @@ static const char *const HELP_NEAREST =
     "  --weights WP,WA[,WC]  integer weights of differing values, actions and\n"
     "                unaligned steps (default 1,1 and WC = variables + 2)\n"
     "  --budget N    search nodes before the result is reported as not exact\n"
-    "                (default 50 per recorded state, at least 5e7; 0 = none)\n";
+    "                (default 50 per recorded state, at least 5e7; 0 = none)\n"
+    "./pan -C --nearest-graph FILE [pan options]: the recorded graph with every\n"
+    "state's values as text (nearest/nr_graph.c), for pancause temporal.\n";
 
 static void help(void)
 {
@@ -105,11 +107,12 @@ static int weights_option(nr_options *o, const char *v)
 static int nearest_option(smh_config *cfg, const char *a, const char *val, int *used)
 {
     nr_options *o = &cfg->nearest;
-    const char **path = !strcmp(a, "--nearest")      ? &o->trail
-                        : !strcmp(a, "--json")       ? &o->json
-                        : !strcmp(a, "--html")       ? &o->html
-                        : !strcmp(a, "--good-trail") ? &o->good_trail
-                                                     : NULL;
+    const char **path = !strcmp(a, "--nearest")         ? &o->trail
+                        : !strcmp(a, "--nearest-graph") ? &o->graph
+                        : !strcmp(a, "--json")          ? &o->json
+                        : !strcmp(a, "--html")          ? &o->html
+                        : !strcmp(a, "--good-trail")    ? &o->good_trail
+                                                        : NULL;
     *used = 1;
     if (path) {
         if (!val) {
@@ -142,7 +145,7 @@ static int nearest_option(smh_config *cfg, const char *a, const char *val, int *
 static bool nearest_requested(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++)
-        if (!strcmp(argv[i], "--nearest"))
+        if (!strcmp(argv[i], "--nearest") || !strcmp(argv[i], "--nearest-graph"))
             return true;
     return false;
 }

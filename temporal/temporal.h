@@ -358,6 +358,10 @@ typedef struct {
 } tm_system;
 
 int tm_system_read(const char *path, tm_system *s, u_err *err);
+/* The first valuation of the APs in inputs that no edge of state q allows (the
+ * edges' other APs ignored), UINT64_MAX when q is input-enabled, UINT64_MAX - 1
+ * when out of memory. */
+uint64_t tm_missing_input(const tm_nba *a, uint32_t q, uint64_t inputs);
 /* The same from a parsed HOA (taken over: h is left empty). */
 int tm_system_from_hoa(tm_hoa *h, const char *file, tm_system *s, u_err *err);
 void tm_system_free(tm_system *s);
@@ -435,6 +439,23 @@ int tm_check(const tm_result *r, const tm_nba *cand, const tm_nba *ncand, uint32
  * none was found (err set only on errors, which return -2). */
 int tm_describe(const tm_result *r, const tm_system *sys, const tm_lasso *pi, tm_ltl *l,
                 int max_size, uint32_t max_tries, uint32_t budget, u_err *err);
+
+/* ---- SPIN models (tm_pan.c) ---- */
+
+typedef struct {
+    const char *model;  /* the Promela file */
+    const char *inputs; /* --inputs a,b,c: global variables */
+    const char *trail;  /* --trail, or NULL: MODEL.trail, else a lasso of our own */
+    const char *ltl;    /* --ltl NAME, or NULL: the only ltl formula */
+    const char *effect; /* --effect LTL instead of the ltl formula's negation */
+    uint32_t budget;
+    bool keep; /* keep the scratch directory */
+} tm_pan_options;
+
+/* The model as a system (tm_pan.c's header says how), the trace and the effect
+ * in Spot syntax (fresh memory).  0, or -1 with err (nothing left allocated). */
+int tm_pan_problem(const tm_pan_options *o, tm_system *sys, char **trace, char **effect,
+                   u_err *err);
 
 /* ---- the command (tm_cli.c) ---- */
 

@@ -24,6 +24,8 @@ static const char usage_text[] =
     "usage: pancause temporal --system SYS.hoa --trace TRACE (--effect LTL | --effect-hoa FILE)\n"
     "                         [--relation subset|full] [--check LTL | --check-hoa FILE]\n"
     "                         [--hoa OUT.hoa] [--json] [--budget N] [--describe N]\n"
+    "       pancause temporal MODEL.pml --inputs a,b,... [--trail FILE]\n"
+    "                         [--ltl NAME | --effect LTL] [the options above] [--keep]\n"
     "\n"
     "The actual cause of an omega-regular effect on a lasso trace of a reactive\n"
     "system, as a Buchi automaton over the inputs (Finkbeiner, Frenkel, Metzger,\n"
@@ -46,11 +48,25 @@ static const char usage_text[] =
     "  --budget N         states per automaton construction (default 200000)\n"
     "  --describe N       size bound of the LTL description search (default 7; 0: off)\n"
     "\n"
+    "With a Promela model the system is the state graph pan explores (README\n"
+    "\"Temporal causes: SPIN models\"): --inputs names the global variables that are\n"
+    "inputs, a step ends at a SPIN end state (an `end` label) or, without any, after\n"
+    "every move, and an AP is true when its variable is nonzero.\n"
+    "  --inputs a,b       the input variables (the cause is over them)\n"
+    "  --trail FILE       an acceptance-cycle trail of pan -a (default MODEL.pml.trail\n"
+    "                     when it exists, else a lasso showing the effect found here)\n"
+    "  --ltl NAME         the effect is the violation of this ltl formula (default:\n"
+    "                     the model's only one); --effect LTL gives it directly\n"
+    "  --keep             keep the scratch directory of spin and pan\n"
+    "\n"
     "exit status: 0 done, 1 bad input, 2 bad usage, 3 the effect does not hold on the\n"
-    "trace (nothing to explain), 4 --check: the candidate is not the cause\n";
+    "trace (with --ltl: the formula holds; nothing to explain), 4 --check: the\n"
+    "candidate is not the cause\n";
 
 typedef struct {
     const char *system, *trace, *effect, *effect_hoa, *check, *check_hoa, *hoa;
+    const char *model, *inputs, *trail, *ltl; /* the SPIN form */
+    bool keep;
     tm_relation rel;
     bool json;
     uint32_t budget;
@@ -79,6 +95,15 @@ static int parse_args(int argc, char **argv, options *o)
         } else if (!strcmp(a, "--json")) {
             o->json = true;
             continue;
+        } else if (!strcmp(a, "--keep")) {
+            o->keep = true;
+            continue;
+        } else if (!strcmp(a, "--inputs")) {
+            slot = &o->inputs;
+        } else if (!strcmp(a, "--trail")) {
+            slot = &o->trail;
+        } else if (!strcmp(a, "--ltl")) {
+            slot = &o->ltl;
         } else if (!strcmp(a, "--system")) {
             slot = &o->system;
         } else if (!strcmp(a, "--trace")) {
@@ -119,6 +144,9 @@ static int parse_args(int argc, char **argv, options *o)
             else
                 o->describe = (int)n;
             continue;
+        } else if (a[0] != '-' && !o->model && !o->system) {
+            o->model = a;
+            continue;
         } else {
             return -usage_error("unexpected argument '%s'", a);
         }
@@ -126,8 +154,20 @@ static int parse_args(int argc, char **argv, options *o)
             return -usage_error("%s needs an argument", a);
         *slot = argv[++i];
     }
+    if (o->model) {
+        if (o->system || o->trace || o->effect_hoa)
+            return -usage_error("%s", "with a model, --system, --trace and --effect-hoa do not "
+                                      "apply (the model is the system, the trail the trace)");
+        if (!o->inputs)
+            return -usage_error("%s", "--inputs a,b,... is required with a model");
+        if (o->effect && o->ltl)
+            return -usage_error("%s", "give one of --ltl and --effect");
+        return 0;
+    }
+    if (o->inputs || o->trail || o->ltl || o->keep)
+        return -usage_error("%s", "--inputs, --trail, --ltl and --keep go with a model");
     if (!o->system)
-        return -usage_error("%s", "--system is required");
+        return -usage_error("%s", "--system (or a Promela model) is required");
     if (!o->trace)
         return -usage_error("%s", "--trace is required");
     if (!o->effect == !o->effect_hoa)
@@ -438,7 +478,24 @@ int tm_main(int argc, char **argv)
     rp.o = &o;
     rp.sys = &sys;
     int status = 1;
-    if (tm_system_read(o.system, &sys, &err) != 0) {
+    char *pan_trace = NULL, *pan_effect = NULL;
+    bool from_ltl = o.model && !o.effect;
+    if (o.model) {
+        tm_pan_options po = {o.model, o.inputs, o.trail, o.ltl, o.effect, o.budget, o.keep};
+        if (o.hoa && u_check_output(o.hoa, &err) != 0) {
+            fprintf(stderr, "pancause temporal: %s\n", err.msg);
+            tm_ltl_free(&l);
+            return 1;
+        }
+        if (tm_pan_problem(&po, &sys, &pan_trace, &pan_effect, &err) != 0) {
+            fprintf(stderr, "pancause temporal: %s\n", err.msg);
+            tm_ltl_free(&l);
+            return 1;
+        }
+        o.system = o.model;
+        o.trace = pan_trace;
+        o.effect = pan_effect;
+    } else if (tm_system_read(o.system, &sys, &err) != 0) {
         fprintf(stderr, "pancause temporal: %s\n", err.msg);
         tm_ltl_free(&l);
         return 1;
@@ -455,8 +512,10 @@ int tm_main(int argc, char **argv)
     if (tm_trace_check(&p, &rp.status, &err) != 0)
         goto fail;
     if (rp.status == TM_TRACE_VIOLATED) {
-        rp.message = "the effect does not hold on the trace (every system run matching it "
-                     "violates it): nothing to explain";
+        rp.message = from_ltl ? "the ltl formula holds on the trace (its negation is the "
+                                "effect): nothing to explain"
+                              : "the effect does not hold on the trace (every system run "
+                                "matching it violates it): nothing to explain";
         rp.seconds = now() - t0;
         if (o.json)
             json_report(&rp);
@@ -521,6 +580,7 @@ fail:
     fprintf(stderr, "pancause temporal: %s\n", err.msg);
     status = 1;
 done:
+    free(pan_trace), free(pan_effect);
     free(rp.description);
     free(rp.cex);
     tm_result_free(&r);

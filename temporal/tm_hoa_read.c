@@ -145,6 +145,8 @@ static int next(rd *r)
                 i++;
             if (r->s[i] == '\n')
                 break;
+            if (r->s[i] == '\0') /* names are C strings: one would be cut short */
+                return err_tok(r, "a NUL byte in a string%s", NULL);
             i++;
         }
         if (i >= r->len || r->s[i] != '"')
@@ -510,6 +512,8 @@ static int parse_header(rd *r, header *h, tm_hoa *out)
             h->start[h->nstart++] = (uint32_t)s;
         } else if (item(r, "AP")) {
             long n;
+            if (h->have_ap) /* a second list would renumber the first's APs */
+                return errat(r, hd.line, hd.col, "AP: given twice%s", NULL);
             if (int_value(r, &n, "AP") != 0)
                 return -1;
             if (n > TM_MAX_APS)

@@ -13,8 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The first input valuation (over inputs) no edge of q allows, or UINT64_MAX. */
-static uint64_t missing_input(const tm_nba *a, uint32_t q, uint64_t inputs)
+uint64_t tm_missing_input(const tm_nba *a, uint32_t q, uint64_t inputs)
 {
     const tm_state *s = &a->s[q];
     tm_cube *c = malloc((s->n + 1) * sizeof *c);
@@ -62,7 +61,7 @@ int tm_system_from_hoa(tm_hoa *h, const char *file, tm_system *s, u_err *err)
                       "every input valuation)",
                       file, tm_popcount(s->inputs), TM_MAX_INPUTS);
     for (uint32_t q = 0; q < h->a.n; q++) {
-        uint64_t v = missing_input(&h->a, q, s->inputs);
+        uint64_t v = tm_missing_input(&h->a, q, s->inputs);
         if (v == UINT64_MAX - 1)
             return u_oom(err);
         if (v != UINT64_MAX) {

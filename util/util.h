@@ -152,4 +152,21 @@ int u_check_output_dir(const char *dir, u_err *err);
  * (text inputs), naming the file.  NULL with err on failure. */
 char *u_read_file(const char *path, size_t *len, u_err *err);
 
+/* ---- tools in a scratch directory (u_proc.c) ---- */
+
+/* An absolute version of path (which need not exist); fresh memory or NULL. */
+char *u_absolute(const char *path);
+bool u_is_file(const char *path);
+/* The project's root for `make pan`: PANCAUSE_ROOT, or the directory above this
+ * program's that has the Makefile and spin-model/pan.mk; fresh memory or NULL. */
+char *u_project_root(void);
+/* Runs argv in dir; with log, its output goes there (else inherited).  The exit
+ * status (128 + signal when killed), or -1 when it could not be started. */
+int u_run(const char *dir, char *const *argv, const char *log);
+/* Copies log's text to stderr (a failed step's output). */
+void u_show_log(const char *log);
+/* 0, or -1 when from cannot be read or to cannot be written. */
+int u_copy_file(const char *from, const char *to);
+void u_remove_tree(const char *dir);
+
 #endif

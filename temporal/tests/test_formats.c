@@ -52,10 +52,19 @@ START_TEST(hoa_errors_have_line_and_column)
     bad("HOA: v1\nStates: 1\nAP: 1 \"a\nAcceptance: 0 t\n", 3, 7, "unterminated string");
     bad(HEAD "State: 0\n[@x] 1\n--END--\n", 8, 2, "unknown alias");
     bad(HEAD "State: 0\nState: 0\n--END--\n", 8, 8, "declared twice");
-    /* a token error inside a label's & and | chains (found by fuzz_hoa: an
+    /* a token error inside a label's & and | chains (found by fz_hoa: an
      * uninitialised operand was freed) */
     bad(HEAD "State: 0\n[0 & \"x] 1\n--END--\n", 8, 6, "unterminated string");
     bad(HEAD "State: 0\n[0 | \"x] 1\n--END--\n", 8, 6, "unterminated string");
+    /* found by fz_hoa: a second AP: list was appended to the first, and a name
+     * with a NUL byte was cut short into a duplicate ("" twice), so the writer's
+     * output did not read back */
+    bad("HOA: v1\nAP: 1 \"a\"\nAP: 1 \"b\"\n", 3, 1, "AP: given twice");
+    static const char nul[] = "HOA: v1\nAP: 2 \"\" \"\0x\"\n";
+    tm_hoa h;
+    u_err e = {{0}};
+    ck_assert_int_ne(tm_hoa_parse(nul, sizeof nul - 1, "t.hoa", &h, &e), 0);
+    ck_assert_msg(strstr(e.msg, "t.hoa:2:") && strstr(e.msg, "NUL byte"), "got %s", e.msg);
 }
 END_TEST
 

@@ -1,14 +1,12 @@
-/*
- * fuzz_hoa.c - libFuzzer harness for the HOA reader (tm_hoa_read.c): any bytes
- * must be either refused with a FILE:LINE:COL message or read into an
- * automaton whose invariants hold, which the writer writes and the reader
- * reads back with the same size; accepted systems go through the Mealy
- * machine checks.  Build and run: temporal/fuzz/README.md.
+/* fz_hoa.c - libFuzzer harness for the HOA reader of `pancause temporal`
+ * (temporal/tm_hoa_read.c): any bytes must be either refused with a
+ * FILE:LINE:COL message or read into an automaton whose invariants hold, which
+ * the writer writes and the reader reads back with the same size; accepted
+ * systems go through the Mealy machine checks.  Seeds: the paper's systems
+ * (the HOA files of cases/temporal-oracle/instances), in fuzz/corpus/hoa.
  */
+#include "fz_common.h"
 #include "temporal.h"
-
-#include <stdlib.h>
-#include <string.h>
 
 static void check_invariants(const tm_nba *a)
 {

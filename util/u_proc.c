@@ -1,0 +1,111 @@
+/*
+ * u_proc.c - running the tools a front end drives (spin, make, a built pan) in a
+ * scratch directory, and finding the project's sources for `make pan`.  Shared by
+ * `pancause nearest` and `pancause temporal model.pml`, which both build an
+ * instrumented pan in a scratch directory and run it there.
+ */
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+char *u_absolute(const char *path)
+{
+    if (path[0] == '/')
+        return u_fmt("%s", path);
+    char cwd[PATH_MAX];
+    if (!getcwd(cwd, sizeof cwd))
+        return NULL;
+    return u_fmt("%s/%s", cwd, path);
+}
+
+bool u_is_file(const char *p)
+{
+    struct stat st;
+    return !stat(p, &st) && S_ISREG(st.st_mode);
+}
+
+char *u_project_root(void)
+{
+    const char *env = getenv("PANCAUSE_ROOT");
+    if (env)
+        return u_fmt("%s", env);
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0)
+        return NULL;
+    exe[n] = 0;
+    for (int up = 0; up < 5; up++) {
+        char *slash = strrchr(exe, '/');
+        if (!slash || slash == exe)
+            return NULL;
+        *slash = 0;
+        char *mk = u_fmt("%s/spin-model/pan.mk", exe), *top = u_fmt("%s/Makefile", exe);
+        bool ok = mk && top && u_is_file(mk) && u_is_file(top);
+        free(mk);
+        free(top);
+        if (ok)
+            return u_fmt("%s", exe);
+    }
+    return NULL;
+}
+
+int u_run(const char *dir, char *const *argv, const char *log)
+{
+    pid_t p = fork();
+    if (p < 0)
+        return -1;
+    if (p == 0) {
+        if (chdir(dir))
+            _exit(127);
+        if (log) {
+            int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+            if (fd < 0)
+                _exit(127);
+            dup2(fd, 1);
+            dup2(fd, 2);
+            close(fd);
+        }
+        execvp(argv[0], argv);
+        _exit(127);
+    }
+    int st;
+    while (waitpid(p, &st, 0) < 0)
+        if (errno != EINTR)
+            return -1;
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+}
+
+void u_show_log(const char *log)
+{
+    u_err ignore = {{0}};
+    char *t = u_read_file(log, NULL, &ignore);
+    if (t)
+        fputs(t, stderr);
+    free(t);
+}
+
+int u_copy_file(const char *from, const char *to)
+{
+    u_err err = {{0}};
+    size_t n;
+    char *t = u_read_file(from, &n, &err);
+    FILE *f = t ? fopen(to, "w") : NULL;
+    int rc = f && fwrite(t, 1, n, f) == n ? 0 : -1;
+    if (f && fclose(f))
+        rc = -1;
+    free(t);
+    return rc;
+}
+
+void u_remove_tree(const char *dir)
+{
+    char *argv[] = {"rm", "-rf", (char *)dir, NULL};
+    u_run("/", argv, "/dev/null");
+}
