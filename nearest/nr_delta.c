@@ -433,6 +433,16 @@ static void seeds(walk *w, const cc_graph *g)
             seed(w, w->cause[k][c]);
         reads_of(w, b, y->j, &r, &nr);
     }
+    /* a process that stands elsewhere at a's end than at b's matching point got there
+     * through its last changed action (an invalid end state that b avoids by taking
+     * another option and ending with a: nothing of b follows a's end to read) */
+    for (size_t pid = 0; pid < w->nctl; pid++) {
+        int ta, ca, tb, cb;
+        bool ia = nr_location(w->m, sa, (int)pid, &ta, &ca);
+        bool ib = nr_location(w->m, sb, (int)pid, &tb, &cb);
+        if (ia != ib || (ia && (ta != tb || ca != cb)))
+            seed(w, w->ctl[pid]);
+    }
     diff_list(w, sa, sb);
     for (size_t k = 0; k < w->ntmp; k++) {
         uint32_t v = w->tmp[k];

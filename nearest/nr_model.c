@@ -559,13 +559,18 @@ char *nr_value_text(const nr_model *m, uint32_t var, int32_t v)
     if (!s)
         return NULL;
     *o = 0;
-    bool open = false;
+    /* first: the next field opens a message (no comma); a field before any marker
+     * (which the glue never writes) still gets its own brackets */
+    bool open = false, first = true;
     for (size_t i = 1; i < n; i++) {
-        if (f[i] == INT_MIN) {
+        if (f[i] == INT_MIN || !open) {
             o += sprintf(o, "%s[", open ? "] " : "");
-            open = true;
-        } else
-            o += sprintf(o, "%s%d", o[-1] == '[' ? "" : ",", f[i]);
+            open = first = true;
+        }
+        if (f[i] != INT_MIN) {
+            o += sprintf(o, "%s%d", first ? "" : ",", f[i]);
+            first = false;
+        }
     }
     strcpy(o, open ? "]" : "empty");
     return s;
