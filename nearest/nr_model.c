@@ -426,7 +426,7 @@ static uint32_t layout(nr_model *m)
     return id;
 }
 
-int nr_val_end(nr_model *m, uint32_t s, bool valid_end, bool bad, u_err *err)
+int nr_val_end(nr_model *m, uint32_t s, int end, bool bad, u_err *err)
 {
     if (bad || m->cur_bad) {
         return u_errf(err,
@@ -453,7 +453,7 @@ int nr_val_end(nr_model *m, uint32_t s, bool valid_end, bool bad, u_err *err)
     memcpy(m->val + m->nval, m->cur_val, m->ncur * sizeof *m->val);
     m->lay_of[s] = l;
     m->off[s] = (uint32_t)m->nval;
-    m->vend[s] = valid_end;
+    m->vend[s] = (uint8_t)end;
     m->nval += m->ncur;
     return 0;
 }

@@ -75,18 +75,24 @@ check_json "$work/minmax/out.json" '32 in j["slice_lines"]'
 grep -q 'changed action' "$work/minmax/near.out" && ok || bad "minmax: no changed action in the text"
 
 # 2. the thesis' mutex (section 9.3): the explanation points at the missing lock call
-#    on line 22 as the thesis' Figure 9.3 does: the branch before it taken the other
-#    way (line 20 against 21) and the owner's assignment right after it deleted
+#    on line 24 as the thesis' Figure 9.3 does: the branch before it taken the other
+#    way (line 22 against 23) and the owner's assignment right after it deleted
 stock mutex
 near mutex
-check_json "$work/mutex/out.json" '21 in j["slice_lines"] and 20 in j["slice_lines"]'
-check_json "$work/mutex/out.json" 'any(x["kind"] == "deleted" and x["line"] == 23 for x in j["deltas"])'
+check_json "$work/mutex/out.json" '23 in j["slice_lines"] and 22 in j["slice_lines"]'
+check_json "$work/mutex/out.json" 'any(x["kind"] == "deleted" and x["line"] == 25 for x in j["deltas"])'
 
 # 3. an invalid end state: the slice holds the choice that leads into it
 stock end
 near end
 check_json "$work/end/out.json" 'j["a"]["ends"].startswith("invalid end state")'
 check_json "$work/end/out.json" '12 in j["slice_lines"] and 21 in j["slice_lines"]'
+
+# 3b. an invalid end state at a blocked rendezvous send: the trail is accepted, and b
+#     ends after B's end, not in the mid-rendezvous state of a send
+stock rendezvous
+near rendezvous
+check_json "$work/rendezvous/out.json" 'j["distance"] == 6 and j["b"]["ends"].startswith("a valid end")'
 
 # 4. a safety ltl claim (the railway crossing's no_collision), stock pan's trail
 mkdir -p "$work/railway"
