@@ -11,7 +11,8 @@
 #           invalid end state)
 # Variants, RUNS (default 3) runs each, round robin so that a busy moment of the
 # shared machine hits both alike:
-#   PAN   the same ./pan without -C: stock pan's full search, -c0 (all errors)
+#   PAN   stock pan on the same state space: gcc -O2 -DSAFETY -DNOREDUCE pan.c, -c0
+#         (the full search, every error counted)
 #   NEAR  ./pan -C --nearest TRAIL: the same search recording the graph and the
 #         values, then the nearest search, the Δs and the report
 # Prints per case the medians (seconds, peak MB by GNU time) and NEAR/PAN ratios;
@@ -36,8 +37,8 @@ prepare() {
     shift 2
     mkdir -p "$d"
     cp "$model" "$d/model.pml"
-    (cd "$d" && spin -a model.pml >/dev/null && make -s -f "$ROOT/Makefile" pan >/dev/null 2>&1) ||
-        { echo "$name: cannot build pan" >&2; exit 1; }
+    (cd "$d" && spin -a model.pml >/dev/null && gcc -O2 -w -DSAFETY -DNOREDUCE -o pan-stock pan.c &&
+        make -s -f "$ROOT/Makefile" pan >/dev/null 2>&1) || { echo "$name: cannot build pan" >&2; exit 1; }
     if [ "$name" = airbag ]; then
         (cd "$d" && mkdir -p wit && ./pan -C --trails wit "$@" >/dev/null 2>&1) || true
         local best="" n=0 k
@@ -75,7 +76,7 @@ for r in $(seq "$RUNS"); do
     for c in "${CASES[@]}"; do
         t=$(cat "$W/$c/trail.path")
         # shellcheck disable=SC2086
-        one "$c" PAN ./pan -c0 ${OPTS[$c]}
+        one "$c" PAN ./pan-stock -c0 ${OPTS[$c]}
         # shellcheck disable=SC2086
         one "$c" NEAR ./pan -C --nearest "$t" ${OPTS[$c]}
     done
@@ -90,6 +91,8 @@ for c in "${CASES[@]}"; do
         m=$(awk '{print $2 / 1024}' "$d/$v.tm" | median)
         printf '%-8s %-5s %9.2f %9.1f %9s %9s\n' "$c" "$v" "$s" "$m" "$(ratio "$s" "$ps")" "$(ratio "$m" "$pm")"
     done
-    grep -E '^  (distance|search|a \(|b \()' "$d/NEAR.out" | sed "s/^/  $c: /"
+    grep -E 'states, stored' "$d/PAN.out" | sed "s/^ */  $c: PAN  /"
+    grep -E 'states, stored|^  (distance|search|a \(c|b \(s)|^pancause: nearest' "$d/NEAR.out" |
+        sed "s/^ */  $c: NEAR /"
 done
 echo "target: NEAR time/PAN <= 5 (RUNS=$RUNS, medians)"
