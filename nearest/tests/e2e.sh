@@ -94,6 +94,11 @@ stock rendezvous
 near rendezvous
 check_json "$work/rendezvous/out.json" 'j["distance"] == 6 and j["b"]["ends"].startswith("a valid end")'
 
+# 3c. an invalid end state at an if without an open guard, b ending settled there
+stock blocked
+near blocked
+check_json "$work/blocked/out.json" '12 in j["slice_lines"]'
+
 # 4. a safety ltl claim (the railway crossing's no_collision), stock pan's trail
 mkdir -p "$work/railway"
 cp "$root/cases/railway/railway.pml" "$work/railway/"
