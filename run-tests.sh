@@ -6,7 +6,8 @@
 # under AddressSanitizer + UBSan, the format check, the railway case end to end (DFS
 # and BFS, with and without AC2(2)), the bad-input tests, the differential test
 # against the brute-force oracle, the explain end-to-end tests and oracle, the
-# temporal causes' paper instances, bad input and differential test, and every
+# temporal causes' paper instances, bad input and differential test, the nearest
+# search end to end, in Chromium and against its brute-force reference, and every
 # libFuzzer harness for a short while (fuzz/smoke.sh, which installs clang when
 # missing).  Prints one closing line "N passed, M failed" over all suites and exits
 # non-zero on any failure.
@@ -14,7 +15,8 @@
 # Environment: ORACLE_MODELS (default 250) models for the oracle comparison;
 # ORACLE_SEED (default 1, also the explain oracle's seed); EXPLAIN_CASES (default
 # 1000) cases for the explain oracle; TEMPORAL_ORACLE_N (default 100) and
-# TEMPORAL_ORACLE_SEED (default 1) for the temporal-cause oracle; FUZZ_TIME
+# TEMPORAL_ORACLE_SEED (default 1) for the temporal-cause oracle; NEAREST_MODELS
+# (default 200) for the nearest oracle (seed ORACLE_SEED); FUZZ_TIME
 # (default 30) seconds per fuzzer.
 set -u
 cd "$(dirname "$0")"
@@ -86,6 +88,11 @@ suite "temporal: SPIN models (Promela arbiters = HOA arbiters by cause checking;
     bash temporal/tests/e2e_spin.sh
 suite "temporal oracle: ${TEMPORAL_ORACLE_N:-100} random instances x 2 relations" \
     bash temporal/tests/e2e_oracle.sh
+suite "nearest end to end: stock and witness trails, the thesis' examples, bad input" \
+    bash nearest/tests/e2e.sh
+suite "nearest HTML in headless Chromium" bash nearest/tests/e2e_html.sh
+suite "nearest oracle: ${NEAREST_MODELS:-200} random models, exact distance, b replayed" \
+    cases/nearest-oracle/run.sh "${NEAREST_MODELS:-200}" "${ORACLE_SEED:-1}"
 suite "fuzzers: ${FUZZ_TIME:-30} s each, no crash, leak or timeout" fuzz/smoke.sh "${FUZZ_TIME:-30}"
 
 echo

@@ -433,12 +433,41 @@ static void seeds(walk *w, const cc_graph *g)
             seed(w, w->cause[k][c]);
         reads_of(w, b, y->j, &r, &nr);
     }
+    /* a process that stands elsewhere at a's end than at b's matching point got there
+     * through its last changed action (an invalid end state that b avoids by taking
+     * another option and ending with a: nothing of b follows a's end to read) */
+    for (size_t pid = 0; pid < w->nctl; pid++) {
+        int ta, ca, tb, cb;
+        bool ia = nr_location(w->m, sa, (int)pid, &ta, &ca);
+        bool ib = nr_location(w->m, sb, (int)pid, &tb, &cb);
+        if (ia != ib || (ia && (ta != tb || ca != cb)))
+            seed(w, w->ctl[pid]);
+    }
+    /* an invalid end state: each process waits at its control state in a's last state
+     * for one of the statements there (pan.t's transitions out of that state), so a
+     * difference those read is one the blocking depends on (b may end right there,
+     * with nothing of b after a's end to read it) */
+    for (int pid = 0; !claim_move && w->c->claim_type < 0 && pid < 256; pid++) {
+        int pt, pc;
+        if (!nr_location(w->m, sa, pid, &pt, &pc))
+            continue;
+        for (size_t t = 0; t < w->m->ntrans; t++)
+            if (w->m->trans[t].proctype == pt && w->m->trans[t].state == pc)
+                add_reads(w, &r, &nr, pid, pt, w->m->trans[t].tid);
+    }
+    /* nothing seeded yet and the waiting statements' reads unknown (an if/do's
+     * options sit behind pan's IF/DO pseudo-transitions, whose text names nothing):
+     * every difference at a's end is a candidate, as at a merged statement */
+    bool none = !claim_move;
+    for (size_t k = 0; k < w->d->n && none; k++)
+        none = !w->d->d[k].in_slice;
     diff_list(w, sa, sb);
     for (size_t k = 0; k < w->ntmp; k++) {
         uint32_t v = w->tmp[k];
         /* under a never claim whose move is unknown (a condemned last state) every
          * differing global may be what it reads */
         bool read = !claim_move && w->c->claim_type >= 0 && w->m->var[v].pid < 0;
+        read = read || (none && w->m->var[v].kind != NR_V_PC);
         for (size_t q = 0; q < nr && !read; q++)
             read = r[q] == v;
         if (read)

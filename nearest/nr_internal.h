@@ -61,7 +61,7 @@ struct nr_model {
     size_t nlay, laycap;
     /* per recorded state: layout (NR_NONE: no values), offset of its values, valid end */
     uint32_t *lay_of, *off;
-    uint8_t *vend;
+    uint8_t *vend; /* per state: NR_END_* */
     size_t statecap;
     int32_t *val;
     size_t nval, valcap;

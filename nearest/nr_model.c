@@ -426,7 +426,7 @@ static uint32_t layout(nr_model *m)
     return id;
 }
 
-int nr_val_end(nr_model *m, uint32_t s, bool valid_end, bool bad, u_err *err)
+int nr_val_end(nr_model *m, uint32_t s, int end, bool bad, u_err *err)
 {
     if (bad || m->cur_bad) {
         return u_errf(err,
@@ -453,7 +453,7 @@ int nr_val_end(nr_model *m, uint32_t s, bool valid_end, bool bad, u_err *err)
     memcpy(m->val + m->nval, m->cur_val, m->ncur * sizeof *m->val);
     m->lay_of[s] = l;
     m->off[s] = (uint32_t)m->nval;
-    m->vend[s] = valid_end;
+    m->vend[s] = (uint8_t)end;
     m->nval += m->ncur;
     return 0;
 }
@@ -559,13 +559,18 @@ char *nr_value_text(const nr_model *m, uint32_t var, int32_t v)
     if (!s)
         return NULL;
     *o = 0;
-    bool open = false;
+    /* first: the next field opens a message (no comma); a field before any marker
+     * (which the glue never writes) still gets its own brackets */
+    bool open = false, first = true;
     for (size_t i = 1; i < n; i++) {
-        if (f[i] == INT_MIN) {
+        if (f[i] == INT_MIN || !open) {
             o += sprintf(o, "%s[", open ? "] " : "");
-            open = true;
-        } else
-            o += sprintf(o, "%s%d", o[-1] == '[' ? "" : ",", f[i]);
+            open = first = true;
+        }
+        if (f[i] != INT_MIN) {
+            o += sprintf(o, "%s%d", first ? "" : ",", f[i]);
+            first = false;
+        }
     }
     strcpy(o, open ? "]" : "empty");
     return s;

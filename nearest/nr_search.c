@@ -64,7 +64,9 @@ bool nr_good_end(const nr_query *q, uint32_t s)
 {
     if (!cc_is_state(s) || !nr_model_has(q->m, s) || (q->sf[s] & CC_SF_BAD))
         return false;
-    return !(q->sf[s] & CC_SF_DOOM) || q->m->vend[s];
+    if (q->m->vend[s] == NR_END_NEVER)
+        return false;
+    return !(q->sf[s] & CC_SF_DOOM) || q->m->vend[s] == NR_END_VALID;
 }
 
 static bool usable(const nr_query *q, uint32_t t)

@@ -15,9 +15,9 @@ const char *nr_b_end(const nr_report *r)
 {
     const nr_path *b = &r->f->b;
     uint32_t s = b->state[b->nmoves];
-    return r->m->vend[s] ? "a valid end state"
-                         : "a settled state (no violation is reachable "
-                           "by silent moves)";
+    return r->m->vend[s] == NR_END_VALID ? "a valid end state"
+                                         : "a settled state (no violation is reachable "
+                                           "by silent moves)";
 }
 
 char *nr_step_text(const nr_model *m, const nr_path *p, size_t k)

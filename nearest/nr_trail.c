@@ -363,6 +363,21 @@ static int follow_lines(const cc_graph *g, const uint8_t *sf, const nr_model *m,
     return rc;
 }
 
+/* The half-move of a rendezvous send out of s into a bad dead end, or CC_NONE_EDGE.
+ * pan runs a rendezvous send as a move into a mid-rendezvous state where only the
+ * receive may follow; when no process can receive, pan reports the invalid end state
+ * there (the recorder marks that state bad), but its trail stops before the send. */
+static uint32_t blocked_send(const cc_graph *g, const uint8_t *sf, uint32_t s)
+{
+    for (uint32_t e = cc_graph_first(g, s); e != CC_NONE_EDGE; e = cc_graph_next(g, e)) {
+        uint32_t t = cc_graph_target(g, e);
+        if (!cc_graph_claim(g, e) && cc_is_state(t) && (sf[t] & CC_SF_BAD) &&
+            cc_graph_first(g, t) == CC_NONE_EDGE)
+            return e;
+    }
+    return CC_NONE_EDGE;
+}
+
 int nr_follow(const cc_graph *g, const uint8_t *sf, const nr_model *m, const char *path,
               const nr_context *c, nr_path *a, u_err *err)
 {
@@ -379,6 +394,21 @@ int nr_follow(const cc_graph *g, const uint8_t *sf, const nr_model *m, const cha
         return -1;
     }
     uint32_t last = a->state[a->nmoves];
+    uint32_t send =
+        last != NR_NONE && !(sf[last] & CC_SF_BAD) ? blocked_send(g, sf, last) : CC_NONE_EDGE;
+    if (send != CC_NONE_EDGE) { /* a ends with the blocked send's half-move */
+        uint32_t *mv = realloc(a->move, (a->nmoves + 1) * sizeof *mv);
+        if (mv)
+            a->move = mv;
+        uint32_t *st = mv ? realloc(a->state, (a->nmoves + 2) * sizeof *st) : NULL;
+        if (!st) {
+            nr_path_free(a);
+            return u_oom(err);
+        }
+        a->state = st;
+        a->move[a->nmoves++] = send;
+        last = a->state[a->nmoves] = cc_graph_target(g, send);
+    }
     if (last != NR_NONE && !(sf[last] & CC_SF_BAD)) {
         nr_path_free(a);
         return u_errf(err,

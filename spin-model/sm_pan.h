@@ -100,9 +100,10 @@ void smh_val(const char *args, const char *type, int index, int value);
 void smh_val_chan(const char *name, int qid, const int *fields, int n);
 /* An mtype constant (for printing values by name). */
 void smh_val_mtype(const char *name, int value);
-/* The state's variables are complete; valid_end: pan's endstate() holds there.  bad
+/* The state's variables are complete; end: 1 when pan's endstate() holds there, 2 in
+ * a mid-rendezvous state (no run ends there), else 0 (nearest.h's NR_END_*).  bad
  * != 0: the glue could not read them (an unexpected line of pan's printing). */
-void smh_val_done(int valid_end, int bad);
+void smh_val_done(int end, int bad);
 
 /* Defined by the glue, called by pan_main.c: why this pan cannot run -C (NULL: it
  * can). */

@@ -106,8 +106,8 @@ void smh_val_mtype(const char *name, int value)
         nr_val_mtype(V.m, name, value);
 }
 
-void smh_val_done(int valid_end, int bad)
+void smh_val_done(int end, int bad)
 {
-    if (V.m && !V.failed && nr_val_end(V.m, V.cur, valid_end != 0, bad != 0, &V.err))
+    if (V.m && !V.failed && nr_val_end(V.m, V.cur, end, bad != 0, &V.err))
         V.failed = true;
 }

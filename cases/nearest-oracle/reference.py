@@ -23,6 +23,10 @@ Prunings, both exact: a prefix whose row is nowhere below the best so far
 (rows never decrease along a run), and a prefix whose row is pointwise no
 better than one already seen at the same state (the future of a prefix
 depends on its state and row only).  --plain switches the second off.
+With --check, pancause's good run, once this file has replayed it and found it
+successful, bounds the search (upper_bound): the reference then searches only
+for strictly nearer runs, and the minimum is still its own.  --plain switches
+that off too.
 """
 
 import json
@@ -218,12 +222,15 @@ def good_end(model, settled, s):
     return s in settled or model.valid_end(s)
 
 
-def nearest(model, g, W, a, sa, plain=False):
-    """The least d(a, b) over successful runs b, with one b attaining it."""
+def nearest(model, g, W, a, sa, plain=False, bound=INF):
+    """The least d(a, b) over successful runs b, with one b attaining it.  bound:
+    the distance of a successful run known already (pancause's b, checked by
+    this file: upper_bound); only strictly nearer runs are then searched, and
+    (bound, None) means none is."""
     settled = model.settled_states(g)
     n = len(a)
     row0 = [i * W[2] for i in range(n + 1)]
-    best, best_run = INF, None
+    best, best_run = bound, None
     seen = {}  # state -> rows kept there (for the dominance pruning)
     level = [(model.init, row0, ())]
     length = 0
@@ -306,8 +313,12 @@ def main(argv):
         print(json.dumps({"none": "bad trail: %s" % e}))
         return 0 if check is None else compare_refusal(check, "trail")
     W = weights(wopt, model, sa, a_final)
-    best, run = nearest(model, g, W, a, sa, plain)
-    out = {"n": len(a), "wp": W[0], "wa": W[1], "wc": W[2], "nvars": len(model.kept)}
+    ub = upper_bound(model, g, W, a, sa, model_path, check) if check and not plain else None
+    best, run = nearest(model, g, W, a, sa, plain, INF if ub is None else ub[0])
+    if ub is not None and run is None:
+        best, run = ub  # nothing strictly nearer than pancause's b
+    out = {"n": len(a), "wp": W[0], "wa": W[1], "wc": W[2], "nvars": len(model.kept),
+           "bounded_by_pancause": ub is not None}
     if run is None:
         out["none"] = "no successful run"
     else:
@@ -319,6 +330,27 @@ def main(argv):
     if run is None:
         return compare_refusal(check, "successful")
     return check_answer(model, g, W, a, sa, best, model_path, check)
+
+
+def upper_bound(model, g, W, a, sa, model_path, cjson):
+    """(d(a, b), b) for pancause's good run b when this file's own reading says it
+    is a successful run (replayed by SPIN, followed by the interpreter: never
+    violates, ends settled or in a valid end state), else None.  Its distance by
+    the DP bounds the search, which then only looks for strictly nearer runs: the
+    minimum is still this file's, and the search is much shorter on long trails
+    (no run is kept whose row is nowhere below the bound).  check_answer checks
+    the same b again and reports why when it is no successful run."""
+    try:
+        with open(cjson) as f:
+            trail = json.load(f).get("good_trail")
+        if not trail or not os.path.exists(trail):
+            return None
+        b, sb, final = follow(model, g, replay(model_path, trail), must_violate=False)
+    except (OSError, ValueError, NoFit, PromelaError):
+        return None
+    if not good_end(model, model.settled_states(g), final):
+        return None
+    return distance(model, W, a, sa, b, sb), tuple(zip(b, sb))
 
 
 def compare_refusal(cjson, what):

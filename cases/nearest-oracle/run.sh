@@ -1,0 +1,16 @@
+#!/bin/sh
+# Differential test of `./pan -C --nearest` against the brute-force reference.
+#   cases/nearest-oracle/run.sh [N [SEED]]
+# N random models (default 200) from SEED (default 1; CI may pass a varying seed),
+# two at a time (NEAREST_JOBS): for each, the C distance must equal the reference's
+# minimal distance and C's good run, replayed by SPIN, must be a real successful run
+# (batch.py says how).  Failing cases are kept, with a repro.sh, in
+# ${TMPDIR:-/tmp}/nearest-oracle-failures/seedSEED/ (emptied first).  Last line:
+# "N passed, M failed"; exit status 1 on any failure.
+here=$(cd "$(dirname "$0")" && pwd)
+n=${1:-200}
+seed=${2:-1}
+keep=${TMPDIR:-/tmp}/nearest-oracle-failures/seed$seed
+rm -rf "$keep"
+echo "nearest oracle: $n models from seed $seed (again: $0 $n $seed)"
+exec python3 "$here/batch.py" "$n" "$seed" --keep "$keep"

@@ -1,0 +1,164 @@
+#!/usr/bin/env bash
+# pancause nearest end to end, with real spin and pan: every kind of trail the issue
+# names (stock pan's for an assertion, an invalid end state and a safety `ltl` claim,
+# each from a plain `gcc pan.c` build with its partial order reduction, and the
+# witness trails `./pan -C --trails` writes), the thesis' examples re-modelled
+# (minmax, chapter 3; the mutex of section 9.3) with their asserted outputs, and bad
+# input (a trail of another model, a model without a successful run, an acceptance
+# cycle): a message naming the file, a non-zero exit, no output file.  Every good run
+# written as a trail must replay with `spin -t` and not violate.
+set -uo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+pc="$root/bin/pancause"
+fix="$here/fixtures"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+
+# stock NAME.pml [PAN OPTIONS]: stock SPIN's trail for the fixture, in $work/NAME/
+stock() {
+    local name=$1
+    shift
+    mkdir -p "$work/$name"
+    cp "$fix/$name.pml" "$work/$name/"
+    (cd "$work/$name" && spin -a "$name.pml" >/dev/null && cc -O1 -w -o pan pan.c &&
+        ./pan "$@" >pan.out 2>&1)
+    [ -s "$work/$name/$name.pml.trail" ] || bad "$name: stock pan wrote no trail"
+}
+
+# replays MODEL GOODTRAIL: spin -t follows the good run to its end without a violation
+replays() {
+    local model=$1 trail=$2 out
+    out=$(cd "$(dirname "$model")" && spin -t -k "$trail" -p "$(basename "$model")" 2>&1)
+    if ! grep -q 'trail ends after' <<<"$out"; then
+        bad "$trail: spin -t did not replay it to its end: $(tail -3 <<<"$out")"
+    elif grep -Eqi 'violated|invalid end|error' <<<"$out"; then
+        bad "$trail: the good run violates: $(grep -Ei 'violated|invalid end|error' <<<"$out" | head -2)"
+    else
+        ok
+    fi
+}
+
+# jq-less JSON checks: check_json FILE PYTHON-EXPRESSION (j is the document)
+check_json() {
+    python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); sys.exit(0 if eval(sys.argv[2]) else 1)' \
+        "$1" "$2" || bad "$1: not $2"
+}
+
+# near NAME ARGS...: pancause nearest on $work/NAME/NAME.pml with its stock trail,
+# JSON, HTML and good trail; the run must succeed and the good run replay
+near() {
+    local name=$1
+    shift
+    local d="$work/$name"
+    if "$pc" nearest "$d/$name.pml" --json "$d/out.json" --html "$d/out.html" \
+        --good-trail "$d/good.trail" "$@" >"$d/near.out" 2>&1; then ok; else
+        bad "$name: pancause nearest exit $?: $(tail -5 "$d/near.out")"
+        return
+    fi
+    for f in out.json out.html good.trail; do [ -s "$d/$f" ] || bad "$name: no $f"; done
+    replays "$d/$name.pml" "$d/good.trail"
+    check_json "$d/out.json" 'j["exact"] and j["distance"] >= 0 and len(j["deltas"]) > 0'
+    # the JSON's fields (README): deltas with their keys, alignment, slice
+    check_json "$d/out.json" 'all(set(("step_a","step_b","kind","variable","value_a","value_b","line")) <= set(x) for x in j["deltas"]) and "alignment" in j and "slice" in j'
+}
+
+# 1. an assertion: the thesis' minmax (chapter 3, Figure 3.1), its fault at line 32
+#    (`most = input2` where `least = input2` is meant)
+stock minmax
+near minmax
+check_json "$work/minmax/out.json" 'j["distance"] == 34'
+check_json "$work/minmax/out.json" '32 in j["slice_lines"]'
+grep -q 'changed action' "$work/minmax/near.out" && ok || bad "minmax: no changed action in the text"
+
+# 2. the thesis' mutex (section 9.3): the explanation points at the missing lock call
+#    on line 24 as the thesis' Figure 9.3 does: the branch before it taken the other
+#    way (line 22 against 23) and the owner's assignment right after it deleted
+stock mutex
+near mutex
+check_json "$work/mutex/out.json" '23 in j["slice_lines"] and 22 in j["slice_lines"]'
+check_json "$work/mutex/out.json" 'any(x["kind"] == "deleted" and x["line"] == 25 for x in j["deltas"])'
+
+# 3. an invalid end state: the slice holds the choice that leads into it
+stock end
+near end
+check_json "$work/end/out.json" 'j["a"]["ends"].startswith("invalid end state")'
+check_json "$work/end/out.json" '12 in j["slice_lines"] and 21 in j["slice_lines"]'
+
+# 3b. an invalid end state at a blocked rendezvous send: the trail is accepted, and b
+#     ends after B's end, not in the mid-rendezvous state of a send
+stock rendezvous
+near rendezvous
+check_json "$work/rendezvous/out.json" 'j["distance"] == 6 and j["b"]["ends"].startswith("a valid end")'
+
+# 3c. an invalid end state at an if without an open guard, b ending settled there
+stock blocked
+near blocked
+check_json "$work/blocked/out.json" '12 in j["slice_lines"]'
+
+# 4. a safety ltl claim (the railway crossing's no_collision), stock pan's trail
+mkdir -p "$work/railway"
+cp "$root/cases/railway/railway.pml" "$work/railway/"
+(cd "$work/railway" && spin -a railway.pml >/dev/null && cc -O1 -w -o pan pan.c && ./pan >pan.out 2>&1)
+if [ -s "$work/railway/railway.pml.trail" ]; then
+    near railway
+    check_json "$work/railway/out.json" '"claim" in j["a"]["ends"] or "never" in j["a"]["ends"]'
+else
+    bad "railway: stock pan wrote no trail"
+fi
+
+# 5. the witness trails of ./pan -C --trails (one per cause), each explained
+(cd "$work/railway" && make -s -f "$root/Makefile" pan >/dev/null 2>&1 &&
+    mkdir -p wit && ./pan -C --trails wit >wit.out 2>&1)
+n=0
+for t in "$work"/railway/wit/*.trail; do
+    [ -e "$t" ] || break
+    case $t in *.good.trail) continue ;; esac # the prevented runs, not counterexamples
+    n=$((n + 1))
+    out="$work/railway/wit$n"
+    if "$pc" nearest "$work/railway/railway.pml" --trail "$t" --json "$out.json" \
+        --good-trail "$out.good" >"$out.out" 2>&1; then ok; else bad "witness $t: exit $?"; fi
+    replays "$work/railway/railway.pml" "$out.good"
+done
+[ "$n" -ge 2 ] && ok || bad "railway: $n witness trails, want the paper's 2"
+
+# 6. the text report: both runs side by side with source lines, marks and the slice
+grep -q '^  a (counterexample) .*b (successful run)' "$work/minmax/near.out" && ok || bad "minmax: no side-by-side header"
+grep -Eq '^ +11 main\(0\) :32 most = input2 +-' "$work/minmax/near.out" && ok || bad "minmax: deleted step 11 not marked"
+grep -q '^  slice: ' "$work/minmax/near.out" && ok || bad "minmax: no slice line"
+
+# 7. bad input: a message naming the file, a non-zero exit, nothing written
+refused() { # refused NAME WHAT MODEL ARGS...: must fail, name WHAT, write nothing
+    local name=$1 what=$2 model=$3
+    shift 3
+    local d="$work/bad-$name"
+    mkdir -p "$d"
+    "$pc" nearest "$model" --json "$d/o.json" --html "$d/o.html" --good-trail "$d/o.trail" "$@" \
+        >"$d/out" 2>&1
+    local rc=$?
+    [ $rc -ne 0 ] && ok || bad "$name: exit 0"
+    grep -q -- "$what" "$d/out" && ok || bad "$name: message does not name $what: $(tail -3 "$d/out")"
+    [ -z "$(ls -A "$d" | grep -v '^out$')" ] && ok || bad "$name: wrote $(ls "$d")"
+}
+# the minmax trail against the mutex model: not a run of it
+refused misfit "minmax.pml.trail" "$work/mutex/mutex.pml" --trail "$work/minmax/minmax.pml.trail"
+# every run violates
+mkdir -p "$work/nosuccess" && cp "$fix/nosuccess.pml" "$work/nosuccess/"
+refused nosuccess "nosuccess.pml" "$work/nosuccess/nosuccess.pml"
+grep -q 'no successful run' "$work/bad-nosuccess/out" && ok || bad "nosuccess: reason not given"
+# an acceptance cycle (pan -a on a liveness property)
+stock live -a
+refused live "live.pml.trail" "$work/live/live.pml" --trail "$work/live/live.pml.trail"
+grep -qi 'acceptance\|cycle\|liveness' "$work/bad-live/out" && ok || bad "live: reason not given"
+# a trail that is not a trail at all
+printf 'hello\n' >"$work/garbage.trail"
+refused garbage "garbage.trail" "$work/minmax/minmax.pml" --trail "$work/garbage.trail"
+# bad options: exit 2 before any work
+"$pc" nearest "$work/minmax/minmax.pml" --weights 1,x >/dev/null 2>&1
+[ $? -ne 0 ] && ok || bad "--weights 1,x accepted"
+
+echo "nearest e2e: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# The --html page of pancause nearest in a real headless Chromium: the page must
+# render one lane row per aligned pair and per unaligned step, mark the changed
+# actions, deleted and inserted steps, and list every Δ with the slice highlighted,
+# as many of each as the JSON of the same run says.  The page's script writes what
+# the browser drew into <pre id="nr-summary">; this test reads it from the DOM
+# Chromium dumps.  A page with a row or a Δ taken out must fail the check.
+set -uo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+pc="$root/bin/pancause"
+fix="$here/fixtures"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+
+if ! command -v chromium >/dev/null; then
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get install -y chromium >/dev/null 2>&1 || { apt-get update >/dev/null 2>&1 && apt-get install -y chromium >/dev/null 2>&1; } || {
+        echo "e2e_html: cannot install chromium"; exit 1; }
+fi
+
+browse() { # browse PAGE > DOM
+    timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+        --disable-background-networking --disable-component-update --disable-sync \
+        --user-data-dir="$(mktemp -d -p "$work")" --virtual-time-budget=5000 --dump-dom "file://$1" 2>/dev/null
+}
+
+# check NAME PAGE JSON: what the browser drew is what the JSON says
+check() {
+    browse "$2" >"$work/$1.dom"
+    python3 - "$work/$1.dom" "$3" "$1" <<'PY'
+import html, json, re, sys
+dom, j, name = open(sys.argv[1]).read(), json.load(open(sys.argv[2])), sys.argv[3]
+m = re.search(r'<pre id="nr-summary"[^>]*>(.*?)</pre>', dom, re.S)
+if not m or not m.group(1).strip():
+    sys.exit(f"{name}: no summary in the DOM (script did not run?)")
+got = dict(kv.split("=") for kv in html.unescape(m.group(1)).split())
+got = {k: int(v) for k, v in got.items()}
+c = j["counts"]
+want = {"rows": len(j["alignment"]) + c["deleted"] + c["inserted"],
+        "aligned": len(j["alignment"]) - c["da"], "action": c["da"], "deleted": c["deleted"],
+        "inserted": c["inserted"], "deltas": len(j["deltas"]), "slice": len(j["slice"])}
+errors = [f"{k}: drew {got.get(k)}, want {v}" for k, v in want.items() if got.get(k) != v]
+if want["rows"] == 0 or want["deltas"] == 0:
+    errors.append("nothing to draw: a useless test case")
+if errors:
+    sys.exit(f"{name}: " + "; ".join(errors))
+PY
+    [ $? = 0 ] && ok || bad "$1"
+}
+
+run() { # run NAME MODEL: pancause nearest with --json and --html in $work/NAME/
+    mkdir -p "$work/$1"
+    cp "$2" "$work/$1/"
+    "$pc" nearest "$work/$1/$(basename "$2")" --json "$work/$1/out.json" --html "$work/$1/out.html" \
+        >"$work/$1/out" 2>&1 || bad "$1: pancause nearest exit $?"
+    check "$1" "$work/$1/out.html" "$work/$1/out.json"
+}
+
+run minmax "$fix/minmax.pml"      # a changed action, a deleted and an inserted step
+run end "$fix/end.pml"            # an invalid end state
+run railway "$root/cases/railway/railway.pml" # a never claim
+
+# the check can fail: a page without its first deleted row, one without a Δ
+sed '0,/<tr class="row row-deleted/s//<tr class="gone/' "$work/minmax/out.html" >"$work/norow.html"
+sed '0,/<li class="delta/s//<li class="gone/' "$work/minmax/out.html" >"$work/nodelta.html"
+for p in norow nodelta; do
+    before=$fail
+    check "$p" "$work/$p.html" "$work/minmax/out.json" >/dev/null 2>&1
+    if [ "$fail" -gt "$before" ]; then fail=$before; ok; else bad "a page with a missing item passed ($p)"; fi
+done
+
+echo "nearest e2e_html: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

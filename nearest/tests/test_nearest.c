@@ -1,0 +1,436 @@
+/* Unit tests of nearest/ without pan: the alignment distance's dynamic programme
+ * against an enumeration of every alignment (Def. 5) on random small runs, the rows
+ * of an alignment, channel values, and the whole chain (trail following, the search,
+ * the Δs of every kind and their slice, b written as a trail) on hand-built graphs
+ * whose answers are worked out in the comments.  The end-to-end tests with real pan
+ * are e2e.sh; the independent reference is cases/nearest-oracle. */
+#include "nr_internal.h"
+
+#include <check.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static unsigned rng_state = 4711;
+static unsigned rnd(unsigned n)
+{
+    rng_state = rng_state * 1103515245u + 12345u;
+    return (rng_state >> 16) % n;
+}
+
+/* ---- a model: proctype P (0) with control states 0..7, globals x and y ---- */
+
+static const char *const PROCS[] = {"P"};
+static const short SRC0[] = {0, 10, 11, 12, 13, 14, 15, 16};
+static const short *const SRC[] = {SRC0};
+static const int NSTATES[] = {8};
+/* pan.t's transitions: tid 1 and 2 at state 1 (two options), 3 at 2, 4 at 3 */
+static const nr_trans TRANS[] = {
+    {0, 1, 1, "x = 1"}, {0, 1, 2, "x = 2"}, {0, 2, 3, "y = x"}, {0, 3, 4, "assert((y==2))"}};
+
+static nr_model *model(void)
+{
+    nr_model *m = nr_model_new();
+    ck_assert_ptr_nonnull(m);
+    ck_assert_int_eq(nr_model_procs(m, PROCS, 1, SRC, NSTATES), 0);
+    ck_assert_int_eq(nr_model_trans(m, TRANS, 4), 0);
+    return m;
+}
+
+/* Recorded state s: P(0) at pc (alive when pc >= 0) and the globals x, y. */
+static void values(nr_model *m, uint32_t s, int pc, int x, int y, bool vend)
+{
+    u_err err = {{0}};
+    nr_val_begin(m);
+    nr_val_scope(m, -1, -1, 0);
+    nr_val_scalar(m, "now.x", "byte", -1, x);
+    nr_val_scalar(m, "now.y", "byte", -1, y);
+    if (pc >= 0)
+        nr_val_scope(m, 0, 0, pc);
+    ck_assert_int_eq(nr_val_end(m, s, vend, false, &err), 0);
+}
+
+/* ---- the distance against every alignment ---- */
+
+static long pair_cost(const nr_model *m, const nr_step *x, const nr_step *y, long wp, long wa)
+{
+    return wp * (long)nr_diff(m, x->state, y->state) + wa * (x->tid != y->tid);
+}
+
+/* The least cost over every alignment of a[i..] with b[j..]: a_i unaligned, or a_i
+ * with any later b step of its location (the b steps skipped unaligned). */
+static long every(const nr_model *m, const nr_step *a, size_t n, const nr_step *b, size_t k,
+                  size_t i, size_t j, long wp, long wa, long wc)
+{
+    if (i == n)
+        return (long)(k - j) * wc;
+    long best = wc + every(m, a, n, b, k, i + 1, j, wp, wa, wc);
+    for (size_t t = j; t < k; t++)
+        if (a[i].pid == b[t].pid && a[i].proctype == b[t].proctype && a[i].pc == b[t].pc) {
+            long c = (long)(t - j) * wc + pair_cost(m, &a[i], &b[t], wp, wa) +
+                     every(m, a, n, b, k, i + 1, t + 1, wp, wa, wc);
+            best = c < best ? c : best;
+        }
+    return best;
+}
+
+START_TEST(distance_is_the_least_over_every_alignment)
+{
+    nr_model *m = model();
+    /* 12 states: P at pc 1..3, x and y in 0..2; state 11 without P (not alive) */
+    for (uint32_t s = 0; s < 12; s++)
+        values(m, s, s == 11 ? -1 : (int)(1 + s % 3), (int)(s % 3), (int)(s / 4 % 3), false);
+    for (int round = 0; round < 400; round++) {
+        nr_step a[6], b[6];
+        size_t n = rnd(6), k = rnd(6);
+        for (size_t i = 0; i < n + k; i++) {
+            nr_step *x = i < n ? &a[i] : &b[i - n];
+            uint32_t s = rnd(12);
+            int pt, pc = 0;
+            if (!nr_location(m, s, 0, &pt, &pc))
+                pc = 1; /* a step of a process not alive: its location as pan saw it */
+            *x = (nr_step){0, 0, pc, (int)(1 + rnd(2)), s};
+        }
+        long wp = rnd(3), wa = rnd(3), wc = 1 + rnd(5);
+        int32_t pair[6];
+        long d = nr_distance(m, a, n, b, k, wp, wa, wc, pair);
+        ck_assert_int_eq(d, every(m, a, n, b, k, 0, 0, wp, wa, wc));
+        /* the alignment returned attains d and is an alignment */
+        long cost = 0;
+        long last = -1;
+        size_t paired = 0;
+        for (size_t j = 0; j < k; j++) {
+            if (pair[j] < 0)
+                continue;
+            ck_assert_int_gt(pair[j], last);
+            last = pair[j];
+            ck_assert_int_eq(a[pair[j]].pc, b[j].pc);
+            cost += pair_cost(m, &a[pair[j]], &b[j], wp, wa);
+            paired++;
+        }
+        cost += (long)(n + k - 2 * paired) * wc;
+        ck_assert_int_eq(cost, d);
+    }
+    nr_model_free(m);
+}
+END_TEST
+
+START_TEST(a_variable_absent_on_one_side_differs)
+{
+    nr_model *m = model();
+    values(m, 0, 1, 0, 0, false);
+    values(m, 1, 1, 0, 0, false);
+    values(m, 2, 1, 1, 0, false);
+    ck_assert_uint_eq(nr_diff(m, 0, 1), 0);
+    ck_assert_uint_eq(nr_diff(m, 0, 2), 1);
+    ck_assert_uint_eq(nr_nvars(m, 0), 2); /* x, y: the pc is no variable */
+    nr_model_free(m);
+
+    /* a process-local variable where the process is alive on one side only */
+    m = model();
+    u_err err = {{0}};
+    for (uint32_t s = 0; s < 2; s++) {
+        nr_val_begin(m);
+        nr_val_scope(m, -1, -1, 0);
+        nr_val_scalar(m, "now.x", "byte", -1, 0);
+        nr_val_scalar(m, "now.y", "byte", -1, 0);
+        if (s == 1) {
+            nr_val_scope(m, 0, 0, 2);
+            nr_val_scalar(m, "((P0 *)pptr(pid))->i", "byte", -1, 0);
+        }
+        ck_assert_int_eq(nr_val_end(m, s, false, false, &err), 0);
+    }
+    ck_assert_uint_eq(nr_nvars(m, 1), 3);
+    ck_assert_uint_eq(nr_diff(m, 0, 1), 1); /* P(0):i exists in 1 only */
+    nr_model_free(m);
+}
+END_TEST
+
+START_TEST(rows_list_every_step_once_in_order)
+{
+    for (int round = 0; round < 300; round++) {
+        size_t na = rnd(7), nb = rnd(7);
+        int32_t pair[7];
+        long next = 0;
+        for (size_t j = 0; j < nb; j++) {
+            pair[j] = -1;
+            if (next < (long)na && rnd(2)) {
+                next += rnd((unsigned)(na - (size_t)next));
+                pair[j] = (int32_t)next++;
+            }
+        }
+        nr_row *r;
+        size_t n;
+        ck_assert_int_eq(nr_rows(na, nb, pair, &r, &n), 0);
+        size_t paired = 0;
+        for (size_t j = 0; j < nb; j++)
+            paired += pair[j] >= 0;
+        ck_assert_uint_eq(n, na + nb - paired);
+        long li = -1, lj = -1;
+        for (size_t k = 0; k < n; k++) {
+            if (r[k].i >= 0) {
+                ck_assert_int_eq(r[k].i, li + 1); /* every a step, in order */
+                li = r[k].i;
+            }
+            if (r[k].j >= 0) {
+                ck_assert_int_eq(r[k].j, lj + 1);
+                lj = r[k].j;
+            }
+            if (r[k].i >= 0 && r[k].j >= 0)
+                ck_assert_int_eq(pair[r[k].j], r[k].i);
+            /* in a gap, a's unaligned steps come before b's */
+            if (k > 0 && r[k].j < 0 && r[k - 1].i < 0)
+                ck_abort_msg("a deleted step after an inserted one in the same gap");
+        }
+        ck_assert_int_eq(li, (long)na - 1);
+        ck_assert_int_eq(lj, (long)nb - 1);
+        free(r);
+    }
+}
+END_TEST
+
+START_TEST(channel_contents_keep_message_boundaries)
+{
+    nr_model *m = model();
+    u_err err = {{0}};
+    const int two[] = {INT_MIN, 1, 2, INT_MIN, 3, 4}, one[] = {INT_MIN, 1, 2, 3, 4};
+    const int *fields[] = {two, one, NULL};
+    const int nf[] = {6, 5, 0};
+    for (uint32_t s = 0; s < 3; s++) {
+        nr_val_begin(m);
+        nr_val_scope(m, -1, -1, 0);
+        nr_val_chan(m, "q", 1, fields[s] ? fields[s] : two, nf[s]);
+        ck_assert_int_eq(nr_val_end(m, s, false, false, &err), 0);
+    }
+    ck_assert_uint_eq(nr_diff(m, 0, 1), 1); /* [1,2][3,4] is not [1,2,3,4] */
+    const char *want[] = {"[1,2] [3,4]", "[1,2,3,4]", "empty"};
+    for (uint32_t s = 0; s < 3; s++) {
+        const int32_t *val;
+        const nr_layout *l = nr_layout_of(m, s, &val);
+        ck_assert_uint_eq(l->nreg, 1);
+        char *t = nr_value_text(m, l->var[0], val[0]);
+        ck_assert_str_eq(t, want[s]);
+        free(t);
+    }
+    nr_model_free(m);
+}
+END_TEST
+
+/* ---- the whole chain on a hand-built graph ----
+ *
+ *   s0 (pc 1, x 0, y 0) -tid 1 "x = 1"-> s1 (pc 2, x 1) -tid 3 "y = x"-> s3 (pc 3, x 1, y 1)
+ *                                         s3 -tid 4 "assert((y==2))"-> violation
+ *   s0 -tid 2 "x = 2"-> s2 (pc 2, x 2) -tid 3-> s4 (pc 3, x 2, y 2) -tid 4-> s5 (pc 4,
+ *                                                                     valid end)
+ * a is the first run (its trail 1:0:1 2:0:3 3:0:4); the only successful run is the
+ * second, b.  With Wp = Wα = 1, Wc = 4 every step aligns: Δα = 1 (the option at pc 1),
+ * Δp = 0 + 1 (x) + 2 (x, y) = 3, d = 4 (b's prefix to s2, settled already, costs
+ * 1 + 2 Wc = 9).  With Wα = 10, Wc = 1 that prefix is nearest: its one step and a's
+ * three unaligned, d = 4 (all of b aligned: 13; a's first step and b's unaligned and
+ * the rest aligned: 1 + 1 + 1 + 2 = 5). */
+
+typedef struct {
+    cc_graph *g;
+    nr_model *m;
+    uint8_t *sf;
+    uint32_t s[6];
+    char trail[64];
+    nr_context c;
+} chain;
+
+static void chain_build(chain *k, bool b_fails)
+{
+    memset(k, 0, sizeof *k);
+    k->g = cc_graph_new(CC_G_MOVES);
+    k->m = model();
+    ck_assert_ptr_nonnull(k->g);
+    for (int i = 0; i < 6; i++) {
+        bool fresh;
+        k->s[i] = cc_graph_state(k->g, &i, sizeof i, &fresh);
+        cc_graph_expand(k->g, k->s[i]);
+    }
+    cc_graph_set_root(k->g, k->s[0]);
+    const int pc[] = {1, 2, 2, 3, 3, 4}, x[] = {0, 1, 2, 1, 2, 2}, y[] = {0, 0, 0, 1, 2, 2};
+    for (int i = 0; i < 6; i++)
+        values(k->m, k->s[i], pc[i], x[i], y[i], i == 5);
+    struct {
+        int from, to, tid;
+    } E[] = {{0, 1, 1}, {0, 2, 2}, {1, 3, 3}, {2, 4, 3}, {3, -1, 4}, {4, b_fails ? -1 : 5, 4}};
+    for (size_t e = 0; e < sizeof E / sizeof E[0]; e++)
+        ck_assert_int_eq(cc_graph_move(k->g, k->s[E[e].from], E[e].to < 0 ? CC_SINK : k->s[E[e].to],
+                                       CC_SILENT, false, 0, E[e].tid),
+                         0);
+    k->sf = cc_derive_flags(k->g);
+    ck_assert_ptr_nonnull(k->sf);
+    k->c = (nr_context){.model = "hand.pml", .claim_type = -1, .search = "dfs"};
+    strcpy(k->trail, "/tmp/nr-test-XXXXXX");
+    int fd = mkstemp(k->trail);
+    ck_assert_int_ge(fd, 0);
+    const char *t = "1:0:1\n2:0:3\n3:0:4\n";
+    ck_assert_int_eq(write(fd, t, strlen(t)), (ssize_t)strlen(t));
+    close(fd);
+}
+
+static void chain_free(chain *k)
+{
+    unlink(k->trail);
+    free(k->sf);
+    nr_model_free(k->m);
+    cc_graph_free(k->g);
+}
+
+static size_t kinds(const nr_deltas *d, int kind, bool in_slice_only)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < d->n; i++)
+        n += d->d[i].kind == kind && (!in_slice_only || d->d[i].in_slice);
+    return n;
+}
+
+START_TEST(search_deltas_slice_and_trail)
+{
+    chain k;
+    chain_build(&k, false);
+    nr_path a;
+    u_err err = {{0}};
+    ck_assert_msg(!nr_follow(k.g, k.sf, k.m, k.trail, &k.c, &a, &err), "%s", err.msg);
+    ck_assert_uint_eq(a.n, 3);
+    ck_assert_uint_eq(a.state[a.nmoves], NR_NONE); /* the assert's move violates */
+    nr_query q = {.g = k.g, .sf = k.sf, .m = k.m, .a = &a, .wp = 1, .wa = 1, .wc = 4};
+    nr_found f;
+    ck_assert_int_eq(nr_search(&q, &f), 0);
+    ck_assert(f.found && f.exact);
+    ck_assert_int_eq(f.distance, 4);
+    ck_assert_uint_eq(f.b.n, 3);
+    for (size_t j = 0; j < 3; j++)
+        ck_assert_int_eq(f.pair[j], (int32_t)j);
+    /* the search's b and alignment cost what the dynamic programme says */
+    ck_assert_int_eq(nr_distance(k.m, a.step, a.n, f.b.step, f.b.n, 1, 1, 4, NULL), 4);
+
+    nr_deltas d = {0};
+    ck_assert_int_eq(nr_deltas_build(k.g, k.m, &a, &f, &k.c, &d), 0);
+    ck_assert_uint_eq(d.dp, 3);
+    ck_assert_uint_eq(d.da, 1);
+    ck_assert_uint_eq(d.dc_a + d.dc_b, 0);
+    ck_assert_uint_eq(kinds(&d, NR_D_ACTION, false), 1);
+    ck_assert_uint_eq(kinds(&d, NR_D_VALUE, false), 2); /* x over two pairs, y over one */
+    size_t steps = 0;
+    for (size_t i = 0; i < d.n; i++)
+        if (d.d[i].kind == NR_D_VALUE) {
+            steps += d.d[i].steps;
+            const char *name = k.m->var[d.d[i].var].name;
+            ck_assert_int_eq(d.d[i].steps, !strcmp(name, "x") ? 2 : 1);
+        }
+    ck_assert_uint_eq(steps, d.dp);
+    /* the assert reads y, y = x copied x, x came from the other option: all in */
+    ck_assert_uint_eq(d.nslice, 3);
+    /* lines: both options sit on line 10 (state 1), y = x on line 11 */
+    ck_assert_uint_eq(d.nlines, 2);
+    ck_assert_int_eq(d.lines[0], 10);
+    ck_assert_int_eq(d.lines[1], 11);
+
+    nr_report r = {.m = k.m, .c = &k.c, .g = k.g, .a = &a, .f = &f, .d = &d};
+    char *t = nr_trail_text(&r);
+    ck_assert_str_eq(t, "1:0:2\n2:0:3\n3:0:4\n");
+    free(t);
+    nr_deltas_free(&d);
+    nr_found_free(&f);
+
+    /* expensive actions, cheap gaps: b is the one-step prefix, nothing aligned */
+    q.wa = 10;
+    q.wc = 1;
+    ck_assert_int_eq(nr_search(&q, &f), 0);
+    ck_assert_int_eq(f.distance, 4);
+    ck_assert_uint_eq(f.b.n, 1);
+    ck_assert_int_eq(nr_deltas_build(k.g, k.m, &a, &f, &k.c, &d), 0);
+    ck_assert_uint_eq(kinds(&d, NR_D_DELETED, false), 3);
+    ck_assert_uint_eq(kinds(&d, NR_D_INSERTED, false), 1);
+    ck_assert_uint_eq(kinds(&d, NR_D_ACTION, false), 0);
+    ck_assert_uint_eq(d.dp, 0);
+    /* the violating step is left out: its deletion is in the slice */
+    for (size_t i = 0; i < d.n; i++)
+        if (d.d[i].kind == NR_D_DELETED && d.d[i].step_a == 2)
+            ck_assert(d.d[i].in_slice);
+    nr_deltas_free(&d);
+    nr_found_free(&f);
+
+    /* a budget of one expansion: not exact, but a successful run all the same */
+    q.wa = 1;
+    q.wc = 4;
+    q.budget = 1;
+    ck_assert_int_eq(nr_search(&q, &f), 0);
+    ck_assert(!f.exact);
+    if (f.found)
+        ck_assert_int_ge(f.distance, 4);
+    ck_assert_int_le(f.lower, 4);
+    nr_found_free(&f);
+    nr_path_free(&a);
+    chain_free(&k);
+}
+END_TEST
+
+START_TEST(no_successful_run)
+{
+    chain k;
+    chain_build(&k, true);
+    nr_path a;
+    u_err err = {{0}};
+    ck_assert_msg(!nr_follow(k.g, k.sf, k.m, k.trail, &k.c, &a, &err), "%s", err.msg);
+    nr_query q = {.g = k.g, .sf = k.sf, .m = k.m, .a = &a, .wp = 1, .wa = 1, .wc = 4};
+    nr_found f;
+    ck_assert_int_eq(nr_search(&q, &f), 0);
+    ck_assert(!f.found);
+    nr_found_free(&f);
+    nr_path_free(&a);
+    chain_free(&k);
+}
+END_TEST
+
+/* Trails that do not fit: each refused with the file and line named. */
+START_TEST(bad_trails_name_file_and_line)
+{
+    chain k;
+    chain_build(&k, false);
+    const struct {
+        const char *text, *want;
+    } T[] = {
+        {"1:0:1\n2:0:4\n", ":2: step 2"},           /* no such move from s1 */
+        {"1:0:1\n2:0:3\n", "not a counterexample"}, /* stops before the violation */
+        {"1:0:1\nfoo\n", ":2: not a trail line"},
+        {"-2:0:-2\n1:0:1\n", "never claim"}, /* a claim's header, no claim here */
+        {"-4:-4:-4\n1:0:1\n", "merging"},    /* written with statement merging */
+    };
+    for (size_t i = 0; i < sizeof T / sizeof T[0]; i++) {
+        FILE *f = fopen(k.trail, "w");
+        fputs(T[i].text, f);
+        fclose(f);
+        nr_path a;
+        u_err err = {{0}};
+        ck_assert_int_eq(nr_follow(k.g, k.sf, k.m, k.trail, &k.c, &a, &err), -1);
+        ck_assert_msg(strstr(err.msg, k.trail) && strstr(err.msg, T[i].want), "%zu: %s", i,
+                      err.msg);
+    }
+    chain_free(&k);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("nearest");
+    TCase *t = tcase_create("core");
+    tcase_add_test(t, distance_is_the_least_over_every_alignment);
+    tcase_add_test(t, a_variable_absent_on_one_side_differs);
+    tcase_add_test(t, rows_list_every_step_once_in_order);
+    tcase_add_test(t, channel_contents_keep_message_boundaries);
+    tcase_add_test(t, search_deltas_slice_and_trail);
+    tcase_add_test(t, no_successful_run);
+    tcase_add_test(t, bad_trails_name_file_and_line);
+    suite_add_tcase(s, t);
+    SRunner *r = srunner_create(s);
+    srunner_run_all(r, CK_NORMAL);
+    int failed = srunner_ntests_failed(r);
+    srunner_free(r);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
