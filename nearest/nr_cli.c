@@ -109,9 +109,13 @@ static int work(const cli *c, const char *root, const char *w, const char *base)
         u_show_log(log);
         goto done;
     }
+    char *beside = c->trail ? NULL : u_fmt("%s.trail", c->model);
     if (c->trail)
         trail = u_absolute(c->trail);
-    else if (!(trail = u_fmt("%s.trail", c->model)) || !u_is_file(trail)) {
+    else if (beside && u_is_file(beside)) /* absolute: pan runs in the scratch directory */
+        trail = u_absolute(beside);
+    free(beside);
+    if (!c->trail && !trail) {
         /* no counterexample yet: stock pan (the same ./pan without -C) makes one */
         free(trail);
         trail = u_fmt("%s/%s.trail", w, base);

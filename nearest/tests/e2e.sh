@@ -160,5 +160,11 @@ refused garbage "garbage.trail" "$work/minmax/minmax.pml" --trail "$work/garbage
 "$pc" nearest "$work/minmax/minmax.pml" --weights 1,x >/dev/null 2>&1
 [ $? -ne 0 ] && ok || bad "--weights 1,x accepted"
 
+# a relative model with its stock trail beside it and no --trail: the trail is found
+# there, not looked for in the scratch directory pan runs in
+out=$(cd "$work/minmax" && "$pc" nearest minmax.pml 2>&1)
+[ $? = 0 ] && grep -q "closest successful execution to .*minmax.pml.trail" <<<"$out" &&
+    ! grep -q "no trail given" <<<"$out" && ok || bad "relative model, trail beside it: $out"
+
 echo "nearest e2e: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
