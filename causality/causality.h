@@ -47,6 +47,11 @@ void cc_graph_free(cc_graph *g);
 /* Interns a state by its key bytes.  *fresh tells whether it is new.  Returns
  * CC_OOM when out of memory. */
 uint32_t cc_graph_state(cc_graph *g, const void *key, size_t len, bool *fresh);
+/* Makes key name the existing state id when it names none yet, and returns the state
+ * it names (id, or the one it named before); CC_OOM when out of memory.  For a state
+ * that pan reaches in two search modes with the same moves (an atomic sequence that
+ * blocked: spin-model/sm_glue.c.inc). */
+uint32_t cc_graph_alias(cc_graph *g, const void *key, size_t len, uint32_t id);
 /* A new state without a key: its identity is kept by the caller (pan's own hash
  * table entry holds the id, sm_glue.c.inc), so it is never looked up here.  Returns
  * CC_OOM when out of memory. */

@@ -195,6 +195,35 @@ uint32_t cc_graph_state(cc_graph *g, const void *key, size_t len, bool *fresh)
     return id;
 }
 
+uint32_t cc_graph_alias(cc_graph *g, const void *key, size_t len, uint32_t id)
+{
+    assert(!g->sealed && id < g->n);
+    if (g->sealed)
+        return CC_OOM;
+    if (g->gflags & CC_G_EXACT) {
+        bool fresh;
+        if (U_GROW(g->key_id, g->key_cap, g->nkeys))
+            return CC_OOM;
+        uint32_t k = u_intern_put(&g->states, key, len, &fresh);
+        if (k == U_INVALID)
+            return CC_OOM;
+        if (!fresh)
+            return g->key_id[k];
+        g->nkeys++;
+        return g->key_id[k] = id;
+    }
+    uint64_t fp[2];
+    u_fingerprint(key, len, fp);
+    uint32_t old = fp_find(g, fp);
+    if (old != CC_NONE)
+        return old;
+    if (4 * (g->nkeys + 1) > 3 * g->slot_cap && grow_slots(g))
+        return CC_OOM;
+    g->nkeys++;
+    slot_put(g->slot, g->slot_cap, fp[0], (fp[1] & TAG) | ((uint64_t)id + 1));
+    return id;
+}
+
 uint32_t cc_graph_new_state(cc_graph *g)
 {
     if ((g->n == g->cap && grow_states(g)) || g->n >= PENDING - 1)

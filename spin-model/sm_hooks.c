@@ -454,6 +454,24 @@ void smh_dfs_down_claim(long depth, const void *vec, int len, unsigned mode)
     dfs_enter(depth, id, 0, true);
 }
 
+uint32_t smh_dfs_node(long depth, bool *fresh)
+{
+    *fresh = false;
+    if (!live() || depth < 0 || (size_t)depth >= dfs.cap)
+        return UINT32_MAX;
+    *fresh = dfs.rec[depth];
+    return dfs.state[depth];
+}
+
+void smh_dfs_alias(long depth, const void *vec, int len, unsigned mode)
+{
+    if (!live() || depth < 0 || (size_t)depth >= dfs.cap)
+        return;
+    size_t n = intern_key(vec, len, mode);
+    if (!n || cc_graph_alias(rec.g, rec.key, n, dfs.state[depth]) == CC_OOM)
+        oom();
+}
+
 bool smh_dfs_keyless(long depth)
 {
     return depth >= 0 && (size_t)depth < dfs.cap && dfs.keyless[depth];

@@ -125,7 +125,9 @@ static const sm_anchor ANCHORS[] = {
     {"if (m == 0) {", false, H_STORE, 1, AFTER, " sm_pan_hel = tmp;"},
     {"memcpy(((char *)&(tmp->state)), v, n);", false, H_STORE, 1, BEFORE, "sm_pan_hel = tmp; "},
     {"\t\t\tII = h_store((char *)&now, vsize);", true, NEW_STATE, 1, AFTER_LINE,
-     "\t\t\tsm_pan_stored();\n"},
+     "\t\t\tsm_pan_stored(II);\n"},
+    /* ... and may ask pan to expand a state h_store() matched (sm_pan_stored) */
+    {"\t\t\tif (II)", true, NEW_STATE, 1, REPLACE, "\t\t\tif (II && !sm_pan_reexplore)"},
     /* pan's printing of the variables becomes the nearest decoder's capture: printf and
      * Printf from c_globals() through c_chandump(), which SPIN writes last, before the
      * transition lookup table (sm_glue.c.inc's sm_pan_decode) */

@@ -47,6 +47,12 @@ void smh_dfs_down_id(long depth, uint32_t id);
 uint32_t smh_new_state(void);
 /* Whether the state pan entered at depth came through smh_dfs_down_id. */
 bool smh_dfs_keyless(long depth);
+/* The node pan entered at depth, and whether this is its first expansion (its moves
+ * are being recorded); UINT32_MAX when there is none. */
+uint32_t smh_dfs_node(long depth, bool *fresh);
+/* Makes the state vector in search mode `mode` name the node pan entered at depth
+ * (when it names none yet): cc_graph_alias. */
+void smh_dfs_alias(long depth, const void *vec, int len, unsigned mode);
 /* DFS: pan entered, after a claim move of the keyless state at depth - 1, a state it
  * does not store (and so explores in full on every visit): a keyless node too, one
  * per distinct state among that parent's claim moves. */
@@ -120,7 +126,10 @@ const char *sm_pan_refusal(void);
 /* The glue (sm_glue.c.inc), called from the anchors sm_instrument.c edits. */
 void sm_pan_try(int II, int ot, int tt, int tid);
 void sm_pan_down(void);
-void sm_pan_stored(void);
+void sm_pan_stored(int r);
+/* Set by sm_pan_stored(): pan must expand the state although h_store() matched it
+ * (an atomic sequence that blocked, see sm_glue.c.inc); read by new_state(). */
+extern int sm_pan_reexplore;
 void sm_pan_bfs_pop(void);
 void sm_pan_bfs_group_begin(void);
 void sm_pan_bfs_store(void *successor);

@@ -160,6 +160,16 @@ refused garbage "garbage.trail" "$work/minmax/minmax.pml" --trail "$work/garbage
 "$pc" nearest "$work/minmax/minmax.pml" --weights 1,x >/dev/null 2>&1
 [ $? -ne 0 ] && ok || bad "--weights 1,x accepted"
 
+# BEEM's brp.1 (a copy): stock pan's trail (partial order reduction on) passes through
+# a state where an atomic sequence blocked on a rendezvous receive, reached after pan
+# had stored the same vector when another visit broke the atomic sequence; the
+# recorder used to give that state no moves, so the trail did not fit the graph
+mkdir -p "$work/brp1" && cp "$fix/brp1.pml" "$work/brp1/"
+(cd "$work/brp1" && spin -a brp1.pml >/dev/null && cc -O1 -w -o pan pan.c && ./pan -m100000 >/dev/null 2>&1)
+out=$("$pc" nearest "$work/brp1/brp1.pml" 2>&1)
+[ $? = 0 ] && grep -q "distance d(a, b) = " <<<"$out" && ok ||
+    bad "brp.1, stock trail through a broken atomic sequence: $(grep -m1 pancause <<<"$out")"
+
 # a relative model with its stock trail beside it and no --trail: the trail is found
 # there, not looked for in the scratch directory pan runs in
 out=$(cd "$work/minmax" && "$pc" nearest minmax.pml 2>&1)

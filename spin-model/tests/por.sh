@@ -3,8 +3,10 @@
 # every event and assert made visible to pan's reduction, the causes' events, orders
 # and ambiguity are those of the unreduced search, DFS and BFS, on models where the
 # reduction bites (BEEM protocols with a few labelled steps, fixtures/por/; airbag).
-# The non-occurrences (AC2(2)) are not kept: brp.1 is the counterexample, shown here
-# with the override PANCAUSE_POR_AC2=1; a POR build therefore refuses AC2(2).
+# The non-occurrences (AC2(2)): with the override PANCAUSE_POR_AC2=1 they agree too on
+# brp.1 (the one difference seen before was a recorder defect, the moves lost after an
+# atomic sequence broke), but nothing proves that the reduction keeps them, so a POR
+# build refuses AC2(2) unless overridden.
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 W=$(mktemp -d)
@@ -42,8 +44,8 @@ check "a POR build refuses AC2(2) (exit $?)" grep -q "built with POR=1" out.txt
 cd "$W/brp.1-dfs" || exit 1
 mk && ./pan -C -m1000000 --json off2.json >/dev/null 2>&1 && mk POR=1 &&
     PANCAUSE_POR_AC2=1 ./pan -C -m1000000 --json on2.json >/dev/null 2>&1
-! same off2.json on2.json && grep -q "not Consumer.ready" "$W/diff.txt"
-check "brp.1: with AC2(2) forced under POR the non-occurrence intervals differ (the counterexample)" test $? = 0
+same off2.json on2.json
+check "brp.1: with AC2(2) forced under POR the causes with non-occurrences agree" test $? = 0
 
 echo "por: $fails failed"
 [ $fails = 0 ]
