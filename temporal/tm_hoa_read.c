@@ -556,6 +556,7 @@ static int parse_header(rd *r, header *h, tm_hoa *out)
             if (r->naliases == r->alias_cap && U_GROW(r->aliases, r->alias_cap, r->naliases))
                 return u_oom(r->err);
             alias *al = &r->aliases[r->naliases];
+            memset(al, 0, sizeof *al); /* freed below when the label fails, even unread */
             snprintf(al->name, sizeof al->name, "%.*s", (int)(r->t.len < 63 ? r->t.len : 63),
                      r->t.s);
             if (next(r) != 0 || label_or(r, out->aps.n, &al->d, 0) != 0) {

@@ -60,6 +60,9 @@ START_TEST(hoa_errors_have_line_and_column)
      * with a NUL byte was cut short into a duplicate ("" twice), so the writer's
      * output did not read back */
     bad("HOA: v1\nAP: 1 \"a\"\nAP: 1 \"b\"\n", 3, 1, "AP: given twice");
+    /* found by fz_hoa: a token error right after an alias's name freed the
+     * label it never read */
+    bad("HOA: v1\nAlias: @a \"x\n", 2, 11, "unterminated string");
     static const char nul[] = "HOA: v1\nAP: 2 \"\" \"\0x\"\n";
     tm_hoa h;
     u_err e = {{0}};
