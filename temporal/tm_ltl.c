@@ -118,7 +118,40 @@ static int mk(tm_ltl *l, tm_lop op, int a, int b)
     return tm_ltl_mk(l, op, a, b, -1);
 }
 
+static int nnf_node(tm_ltl *l, int f, bool neg, int *memo, size_t lim);
+
+/* The NNF of node f under negation neg, once per (f, neg): formulas are
+ * hash-consed DAGs, and <-> / xor use both polarities of both operands, so a
+ * tree walk is exponential in their nesting (found by fz_tltl: a chain of
+ * <-> took minutes).  memo covers the lim nodes that existed at the start;
+ * nodes made since are results, never operands. */
+static int nnf(tm_ltl *l, int f, bool neg, int *memo, size_t lim)
+{
+    if (f < 0)
+        return -1;
+    size_t k = 2 * (size_t)f + neg;
+    if ((size_t)f < lim && memo[k] != -2)
+        return memo[k];
+    int r = nnf_node(l, f, neg, memo, lim);
+    if ((size_t)f < lim)
+        memo[k] = r;
+    return r;
+}
+
 int tm_ltl_nnf(tm_ltl *l, int f, bool neg)
+{
+    size_t lim = l->len;
+    int *memo = malloc((2 * lim + 1) * sizeof *memo);
+    if (!memo)
+        return -1;
+    for (size_t i = 0; i < 2 * lim; i++)
+        memo[i] = -2; /* not yet computed */
+    int r = nnf(l, f, neg, memo, lim);
+    free(memo);
+    return r;
+}
+
+static int nnf_node(tm_ltl *l, int f, bool neg, int *memo, size_t lim)
 {
     tm_lnode n = l->n[f];
     int t = tm_ltl_mk(l, TM_L_TRUE, -1, -1, -1), ff = tm_ltl_mk(l, TM_L_FALSE, -1, -1, -1);
@@ -133,44 +166,47 @@ int tm_ltl_nnf(tm_ltl *l, int f, bool neg)
     case TM_L_AP:
         return neg ? tm_ltl_mk(l, TM_L_NOT, f, -1, -1) : f;
     case TM_L_NOT:
-        return tm_ltl_nnf(l, n.a, !neg);
+        return nnf(l, n.a, !neg, memo, lim);
     case TM_L_AND:
     case TM_L_OR: {
         bool and = (n.op == TM_L_AND) != neg;
-        return mk(l, and? TM_L_AND : TM_L_OR, tm_ltl_nnf(l, n.a, neg), tm_ltl_nnf(l, n.b, neg));
+        return mk(l, and? TM_L_AND : TM_L_OR, nnf(l, n.a, neg, memo, lim),
+                  nnf(l, n.b, neg, memo, lim));
     }
     case TM_L_IMPL: /* !a | b;  negated: a & !b */
-        a = tm_ltl_nnf(l, n.a, !neg);
-        b = tm_ltl_nnf(l, n.b, neg);
+        a = nnf(l, n.a, !neg, memo, lim);
+        b = nnf(l, n.b, neg, memo, lim);
         return mk(l, neg ? TM_L_AND : TM_L_OR, a, b);
     case TM_L_EQUIV:
     case TM_L_XOR: {
         /* a <-> b = (a & b) | (!a & !b); xor and negation swap the sides */
         bool eq = (n.op == TM_L_EQUIV) != neg;
-        a = tm_ltl_nnf(l, n.a, false), na = tm_ltl_nnf(l, n.a, true);
-        b = tm_ltl_nnf(l, n.b, false), nb = tm_ltl_nnf(l, n.b, true);
+        a = nnf(l, n.a, false, memo, lim), na = nnf(l, n.a, true, memo, lim);
+        b = nnf(l, n.b, false, memo, lim), nb = nnf(l, n.b, true, memo, lim);
         if (eq)
             return mk(l, TM_L_OR, mk(l, TM_L_AND, a, b), mk(l, TM_L_AND, na, nb));
         return mk(l, TM_L_OR, mk(l, TM_L_AND, a, nb), mk(l, TM_L_AND, na, b));
     }
     case TM_L_X:
-        return mk(l, TM_L_X, tm_ltl_nnf(l, n.a, neg), -1);
+        return mk(l, TM_L_X, nnf(l, n.a, neg, memo, lim), -1);
     case TM_L_F: /* true U a;  negated: false R !a */
-        return neg ? mk(l, TM_L_R, ff, tm_ltl_nnf(l, n.a, true))
-                   : mk(l, TM_L_U, t, tm_ltl_nnf(l, n.a, false));
+        return neg ? mk(l, TM_L_R, ff, nnf(l, n.a, true, memo, lim))
+                   : mk(l, TM_L_U, t, nnf(l, n.a, false, memo, lim));
     case TM_L_G:
-        return neg ? mk(l, TM_L_U, t, tm_ltl_nnf(l, n.a, true))
-                   : mk(l, TM_L_R, ff, tm_ltl_nnf(l, n.a, false));
+        return neg ? mk(l, TM_L_U, t, nnf(l, n.a, true, memo, lim))
+                   : mk(l, TM_L_R, ff, nnf(l, n.a, false, memo, lim));
     case TM_L_U: /* negated: !a R !b */
-        return mk(l, neg ? TM_L_R : TM_L_U, tm_ltl_nnf(l, n.a, neg), tm_ltl_nnf(l, n.b, neg));
+        return mk(l, neg ? TM_L_R : TM_L_U, nnf(l, n.a, neg, memo, lim),
+                  nnf(l, n.b, neg, memo, lim));
     case TM_L_R:
-        return mk(l, neg ? TM_L_U : TM_L_R, tm_ltl_nnf(l, n.a, neg), tm_ltl_nnf(l, n.b, neg));
+        return mk(l, neg ? TM_L_U : TM_L_R, nnf(l, n.a, neg, memo, lim),
+                  nnf(l, n.b, neg, memo, lim));
     case TM_L_W: /* a W b = b R (a | b);  negated: !b U (!a & !b) */
-        a = tm_ltl_nnf(l, n.a, neg), b = tm_ltl_nnf(l, n.b, neg);
+        a = nnf(l, n.a, neg, memo, lim), b = nnf(l, n.b, neg, memo, lim);
         return neg ? mk(l, TM_L_U, b, mk(l, TM_L_AND, a, b))
                    : mk(l, TM_L_R, b, mk(l, TM_L_OR, a, b));
     case TM_L_M: /* a M b = b U (a & b);  negated: !b R (!a | !b) */
-        a = tm_ltl_nnf(l, n.a, neg), b = tm_ltl_nnf(l, n.b, neg);
+        a = nnf(l, n.a, neg, memo, lim), b = nnf(l, n.b, neg, memo, lim);
         return neg ? mk(l, TM_L_R, b, mk(l, TM_L_OR, a, b))
                    : mk(l, TM_L_U, b, mk(l, TM_L_AND, a, b));
     }

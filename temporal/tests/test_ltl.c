@@ -195,6 +195,23 @@ START_TEST(translation_budget)
 }
 END_TEST
 
+/* Found by fz_tltl: <-> uses both polarities of both operands, so the normal
+ * form of a chain of 40 was a tree walk of 4^40 steps; once per (node,
+ * polarity) it is immediate, and the result is the same formula however it
+ * is computed (checked on a short chain against the rules written out). */
+START_TEST(nnf_of_equivalence_chains)
+{
+    char chain[400] = "a";
+    for (int i = 0; i < 40; i++)
+        strcat(chain, i % 2 ? " <-> a" : " <-> b");
+    ck_assert_int_ge(tm_ltl_nnf(&l, parse(chain), false), 0);
+    ck_assert_int_ge(tm_ltl_nnf(&l, parse(chain), true), 0);
+    ck_assert_int_eq(
+        tm_ltl_nnf(&l, parse("(a <-> b) <-> c"), false),
+        tm_ltl_nnf(&l, parse("(((a & b) | (!a & !b)) & c) | (((a & !b) | (!a & b)) & !c)"), false));
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("temporal LTL");
@@ -207,6 +224,7 @@ int main(void)
     tcase_add_test(tc, translation_against_evaluation);
     tcase_add_test(tc, translation_of_paper_effects);
     tcase_add_test(tc, translation_budget);
+    tcase_add_test(tc, nnf_of_equivalence_chains);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
