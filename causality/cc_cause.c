@@ -633,7 +633,10 @@ static int layout(asm_t *s, sg_ms m)
 /* The AC2(2) pass over m's orders with a share of what is left of the phase's
  * budget.  A pass that uses up its share is replaced by the pass without extras
  * (orders, counts and OC1 only, as --no-ac2): the cause is still reported, its
- * non-occurrences marked undecided, and the other multisets get their turn. */
+ * non-occurrences marked undecided, and the other multisets get their turn.  The
+ * share is room / (left + 1), not room / left: the last multiset's share must not
+ * be the whole rest, or its pass meets the phase's own budget first and no room is
+ * left for the replacement (BEEM krebs.2, one multiset, listed no cause). */
 static int pass_with_share(cc_ctx *c, const cc_oaut *a, size_t nevents, size_t left, cc_pass *p,
                            bool *cut)
 {
@@ -641,7 +644,7 @@ static int pass_with_share(cc_ctx *c, const cc_oaut *a, size_t nevents, size_t l
     if (!c->o->ac2)
         return cc_ac22_pass(c, a, nevents, false, p);
     size_t room = c->budget > c->ticks ? c->budget - c->ticks : 0;
-    c->soft = c->budget == SIZE_MAX ? 0 : c->ticks + room / (left ? left : 1) + 1;
+    c->soft = c->budget == SIZE_MAX ? 0 : c->ticks + room / (left + 1) + 1;
     c->soft_hit = false;
     int rc = cc_ac22_pass(c, a, nevents, true, p);
     c->soft = 0;
