@@ -161,14 +161,14 @@ static uint32_t fresh_state(cc_graph *g)
     return id;
 }
 
-uint32_t cc_graph_state(cc_graph *g, const void *key, size_t len, bool *fresh)
+/* The state key names: when it names none yet, `id`, or a fresh state when id is
+ * CC_NONE (the caller has made room for one); *fresh tells which.  CC_OOM when out of
+ * memory.  The one lookup-or-insert of both ways of keying (exact keys, fingerprints). */
+static uint32_t key_put(cc_graph *g, const void *key, size_t len, uint32_t id, bool *fresh)
 {
     *fresh = false;
     assert(!g->sealed); /* the lookup tables are gone */
     if (g->sealed)
-        return CC_OOM;
-    /* Room for a new state first, so that an interned key always has its lists. */
-    if ((g->n == g->cap && grow_states(g)) || g->n >= PENDING - 1)
         return CC_OOM;
     if (g->gflags & CC_G_EXACT) {
         if (U_GROW(g->key_id, g->key_cap, g->nkeys))
@@ -179,38 +179,7 @@ uint32_t cc_graph_state(cc_graph *g, const void *key, size_t len, bool *fresh)
         if (!*fresh)
             return g->key_id[k];
         g->nkeys++;
-        return g->key_id[k] = fresh_state(g);
-    }
-    uint64_t fp[2];
-    u_fingerprint(key, len, fp);
-    uint32_t id = fp_find(g, fp);
-    if (id != CC_NONE)
-        return id;
-    if (4 * (g->nkeys + 1) > 3 * g->slot_cap && grow_slots(g))
-        return CC_OOM;
-    id = fresh_state(g);
-    g->nkeys++;
-    slot_put(g->slot, g->slot_cap, fp[0], (fp[1] & TAG) | ((uint64_t)id + 1));
-    *fresh = true;
-    return id;
-}
-
-uint32_t cc_graph_alias(cc_graph *g, const void *key, size_t len, uint32_t id)
-{
-    assert(!g->sealed && id < g->n);
-    if (g->sealed)
-        return CC_OOM;
-    if (g->gflags & CC_G_EXACT) {
-        bool fresh;
-        if (U_GROW(g->key_id, g->key_cap, g->nkeys))
-            return CC_OOM;
-        uint32_t k = u_intern_put(&g->states, key, len, &fresh);
-        if (k == U_INVALID)
-            return CC_OOM;
-        if (!fresh)
-            return g->key_id[k];
-        g->nkeys++;
-        return g->key_id[k] = id;
+        return g->key_id[k] = id == CC_NONE ? fresh_state(g) : id;
     }
     uint64_t fp[2];
     u_fingerprint(key, len, fp);
@@ -219,9 +188,28 @@ uint32_t cc_graph_alias(cc_graph *g, const void *key, size_t len, uint32_t id)
         return old;
     if (4 * (g->nkeys + 1) > 3 * g->slot_cap && grow_slots(g))
         return CC_OOM;
+    if (id == CC_NONE)
+        id = fresh_state(g);
     g->nkeys++;
     slot_put(g->slot, g->slot_cap, fp[0], (fp[1] & TAG) | ((uint64_t)id + 1));
+    *fresh = true;
     return id;
+}
+
+uint32_t cc_graph_state(cc_graph *g, const void *key, size_t len, bool *fresh)
+{
+    *fresh = false;
+    /* Room for a new state first, so that an interned key always has its lists. */
+    if ((g->n == g->cap && grow_states(g)) || g->n >= PENDING - 1)
+        return CC_OOM;
+    return key_put(g, key, len, CC_NONE, fresh);
+}
+
+uint32_t cc_graph_alias(cc_graph *g, const void *key, size_t len, uint32_t id)
+{
+    assert(id < g->n);
+    bool fresh;
+    return key_put(g, key, len, id, &fresh);
 }
 
 uint32_t cc_graph_new_state(cc_graph *g)
