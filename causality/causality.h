@@ -25,11 +25,12 @@
 /* ---- the recorded transition graph (cc_graph.c) ---- */
 
 /* Four values that are no state id (ids stay below 2^31). */
-#define CC_SINK    UINT32_MAX       /* edge target: the move itself violates */
-#define CC_OOM     (UINT32_MAX - 1) /* a state could not be made: out of memory */
-#define CC_NOROOT  (UINT32_MAX - 2) /* cc_graph.root before cc_graph_set_root */
-#define CC_NOSTATE (UINT32_MAX - 3) /* the recorder's "no state" (no source of a move) */
-#define CC_SILENT  0                /* event id of a silent move; event type k has id k + 1 */
+#define CC_SINK       UINT32_MAX       /* edge target: the move itself violates */
+#define CC_OOM        (UINT32_MAX - 1) /* a state could not be made: out of memory */
+#define CC_NOROOT     (UINT32_MAX - 2) /* cc_graph.root before cc_graph_set_root */
+#define CC_NOSTATE    (UINT32_MAX - 3) /* the recorder's "no state" (no source of a move) */
+#define CC_SILENT     0                /* event id of a silent move; event type k has id k + 1 */
+#define CC_MAX_EVENTS 16383            /* event ids fit in an edge's 14-bit event field */
 
 static inline bool cc_is_state(uint32_t s)
 {

@@ -31,7 +31,8 @@
  *
  * Invariants: state ids are dense from 0; first[s] is CC_NONE, a block index, or
  * PENDING | pool index of the newest pending move; an edge's target is a state id or
- * CC_SINK; event ids fit in 28 bits (the top bits of the event word are flags); the
+ * CC_SINK; event ids are at most CC_MAX_EVENTS (the two top bits of the 16-bit event
+ * word are flags); the
  * fingerprint table holds the nkeys keyed states, is at most 3/4 full, and a state's
  * slot is found from its first fingerprint word by linear probing.
  */
@@ -276,7 +277,8 @@ int cc_graph_edge(cc_graph *g, uint32_t from, uint32_t to, uint32_t event, bool 
 int cc_graph_move(cc_graph *g, uint32_t from, uint32_t to, uint32_t event, bool claim, int pr,
                   int tid)
 {
-    if (g->first[from] != CC_NONE && !is_pending(g->first[from]) && reopen(g, from))
+    if (event > CC_MAX_EVENTS ||
+        (g->first[from] != CC_NONE && !is_pending(g->first[from]) && reopen(g, from)))
         return -1;
     uint32_t mv = pr < 0 || tid < 0 ? NO_MOVE : (uint32_t)pr << 24 | ((uint32_t)tid & 0xffffff);
     return pend(g, from, to, event | (claim ? CC_EV_CLAIM : 0), mv);
@@ -321,7 +323,7 @@ int cc_graph_close(cc_graph *g, uint32_t s)
         const cc_pend *p = &g->pool[k];
         i--;
         g->to[b + i] = p->to;
-        g->ev[b + i] = p->ev | (i == n - 1 ? CC_EV_LAST : 0);
+        g->ev[b + i] = (uint16_t)(p->ev | (i == n - 1 ? CC_EV_LAST : 0));
         if (g->mv)
             g->mv[b + i] = p->mv;
         uint32_t next = p->next;
@@ -398,7 +400,7 @@ size_t cc_graph_edges(const cc_graph *g)
 
 size_t cc_graph_bytes(const cc_graph *g)
 {
-    size_t per_edge = 8 + (g->mv ? 4 : 0);
+    size_t per_edge = sizeof *g->to + sizeof *g->ev + (g->mv ? sizeof *g->mv : 0);
     return u_intern_bytes(&g->states) + g->key_cap * 4 + g->n * (4 + 1) + g->slot_cap * 16 +
            g->nedges * per_edge + g->pcap * sizeof(cc_pend);
 }

@@ -14,10 +14,14 @@
 #include <bsd/bitstring.h>
 #include <stdlib.h>
 
-#define CC_NONE     UINT32_MAX /* no edge */
-#define CC_EV_CLAIM (1u << 31) /* edge flag: a move of the never claim */
-#define CC_EV_LAST  (1u << 30) /* edge flag: the last move of its state's block */
-#define CC_EV_MASK  ((1u << 28) - 1)
+#define CC_NONE UINT32_MAX /* no edge */
+/* An edge's event word is 16 bits: the event id (at most CC_MAX_EVENTS) and two
+ * flags.  Two bytes where four were: at 5.5 x 10^7 edges (airbag NOISE=32) that is
+ * 105 MB of the graph pan's search carries beside its own state table. */
+#define CC_EV_CLAIM (1u << 15) /* edge flag: a move of the never claim */
+#define CC_EV_LAST  (1u << 14) /* edge flag: the last move of its state's block */
+#define CC_EV_MASK  ((1u << 14) - 1)
+_Static_assert(CC_MAX_EVENTS <= CC_EV_MASK, "event ids must fit below the edge flags");
 
 enum { CC_S_BAD = 1, CC_S_EXPANDED = 2, CC_S_DOOM = 4 };
 
@@ -31,8 +35,9 @@ struct cc_graph {
     uint32_t *first; /* per state: its block of edges (see cc_graph.c) */
     uint8_t *flags;
     size_t n, cap;
-    uint32_t *to, *ev; /* edges, one block per state */
-    uint32_t *mv;      /* CC_G_MOVES: pan's move per edge (pr << 24 | tid) */
+    uint32_t *to; /* edges, one block per state: target */
+    uint16_t *ev; /* and event word (CC_EV_*) */
+    uint32_t *mv; /* CC_G_MOVES: pan's move per edge (pr << 24 | tid) */
     size_t nedges, ecap;
     size_t ndead;         /* edges of blocks left behind by reopened states */
     struct cc_pend *pool; /* moves of open states */

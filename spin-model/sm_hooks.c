@@ -77,6 +77,7 @@ typedef struct {
 /* What is being checked: the configuration, the model, its labels and events. */
 static struct {
     smh_config cfg;
+    bool configured; /* smh_configure ran: this pan runs -C */
     int search, flags;
     const char *model;
     const char *const *procnames;
@@ -99,6 +100,7 @@ static struct {
     size_t key_cap;
     char *hazard; /* the first violation pan reported (fault tree, HTML) */
     bool truncated, oom, stopped;
+    bool begun; /* smh_begin ran: pan entered its first state */
     double states, transitions;
 } rec;
 
@@ -138,6 +140,7 @@ static struct {
 void smh_configure(const smh_config *c)
 {
     run.cfg = *c;
+    run.configured = true;
 }
 
 static void oom(void)
@@ -220,6 +223,15 @@ static uint32_t event_of(int pid, int proctype, int state)
         return CC_SILENT;
     if (pid < run.evid_len[l] && run.evid[l][pid])
         return (uint32_t)run.evid[l][pid];
+    if (run.nev == CC_MAX_EVENTS) {
+        /* An edge keeps its event in 14 bits (cc_internal.h).  Far more event types
+         * than any cause could be read with: refuse before anything is written. */
+        fprintf(stderr,
+                "pancause: more than %d events (a labelled statement per process instance "
+                "that executes it); label fewer statements\n",
+                CC_MAX_EVENTS);
+        exit(1);
+    }
     if (!fit(&run.evid[l], &run.evid_len[l], pid, 0) || U_GROW(run.ev, run.evcap, run.nev)) {
         oom();
         return CC_SILENT;
@@ -235,6 +247,7 @@ void smh_begin(int search, int flags, const char *const *procnames, const sm_lab
                int nlabels, const char *model)
 {
     assert(!rec.g); /* IDLE -> EXPANDING */
+    rec.begun = true;
     if ((flags & SMH_POR) && run.cfg.ac2 && !getenv("PANCAUSE_POR_AC2")) {
         /* README "Partial order reduction": the reduction keeps every event trace of
          * bad runs and the orders, not every good run that AC2(2) needs */
@@ -852,6 +865,13 @@ static size_t budget(void)
 void smh_exit(int *status)
 {
     if (!rec.g) {
+        /* pan stopped before it entered its first state (e.g. "VECTORSZ too small"):
+         * there is no graph, so no result; stock pan exits 0 there, -C must not. */
+        if (run.configured && !rec.begun) {
+            fprintf(stderr, "pancause: pan stopped before its search began (pan's "
+                            "message says why); no causality result\n");
+            *status = 1;
+        }
         release();
         return;
     }

@@ -294,14 +294,19 @@ START_TEST(graph_blocks)
     ck_assert_int_eq(cc_graph_close(g, s[0]), 0);
     ck_assert_int_eq(cc_graph_edge(g, s[2], s[0], 5, false), 0);
     ck_assert_int_eq(cc_graph_edge(g, s[0], s[3], 6, false), 0); /* reopens s0 */
+    /* the largest event id an edge holds, with both flags beside it; one more is refused */
+    ck_assert_int_eq(cc_graph_move(g, s[3], CC_SINK, CC_MAX_EVENTS, true, -1, -1), 0);
+    ck_assert_int_eq(cc_graph_edge(g, s[3], s[0], CC_MAX_EVENTS + 1, false), -1);
     ck_assert_int_eq(cc_graph_seal(g), 0);
-    ck_assert_uint_eq(cc_graph_edges(g), 6);
+    ck_assert_uint_eq(cc_graph_edges(g), 7);
     ck_assert_uint_eq(block(g, s[0], ev), 4);
     ck_assert(ev[0] == 1 && ev[1] == 3 && ev[2] == 4 && ev[3] == 6);
     ck_assert_uint_eq(block(g, s[1], ev), 1);
     ck_assert_uint_eq(ev[0], 2);
     ck_assert_uint_eq(block(g, s[2], ev), 1);
-    ck_assert_uint_eq(block(g, s[3], ev), 0);
+    ck_assert_uint_eq(block(g, s[3], ev), 1);
+    ck_assert_uint_eq(ev[0], CC_MAX_EVENTS);
+    ck_assert(g->ev[cc_first(g, s[3])] == (CC_MAX_EVENTS | CC_EV_CLAIM | CC_EV_LAST));
     uint32_t e = cc_first(g, s[0]) + 2; /* the claim's move into the violation */
     ck_assert_uint_eq(g->to[e], CC_SINK);
     ck_assert(g->ev[e] & CC_EV_CLAIM);

@@ -61,6 +61,24 @@ printf 'byte x;\nactive proctype P() { A: x = 1; B: x = 2; assert(x < 3) }\n' >m
 spin -a m.pml >/dev/null && mk >/dev/null
 expect "unreachable hazard" 0 "the hazard is not reachable" ./pan -C
 expect "unknown option" 2 "unknown option --frobnicate" ./pan -C --frobnicate
+
+# 70 labels x 240 processes: more event types than an edge's 14-bit event field holds
+mkdir "$W/manyevents" && cd "$W/manyevents" || exit 1
+python3 -c "
+print('byte x;')
+print('active [240] proctype P() {')
+for i in range(70): print('  L%d: x = %d;' % (i, i % 200))
+print('  assert(x < 250)')
+print('}')" >m.pml
+spin -a m.pml >/dev/null && mk PANFLAGS=-DVECTORSZ=4096 >/dev/null
+expect "more event types than an edge holds" 1 "more than 16383 events" ./pan -C -m100000 --json out.json
+[ ! -e out.json ] || { echo "FAIL: a JSON was written"; fails=$((fails + 1)); }
+# pan stops before its first state (240 processes overflow VECTORSZ): -C says so, exit 1
+printf 'byte x;\nactive [240] proctype P() { L0: x = 1; L1: x = 2 }\n' >v.pml
+spin -a v.pml >/dev/null && mk >/dev/null
+expect "pan stops before its search" 1 "pan stopped before its search began" ./pan -C --json out.json
+[ ! -e out.json ] || { echo "FAIL: a JSON was written"; fails=$((fails + 1)); }
+cd "$W/safe" || exit 1
 expect "refused option -a" 2 "safety search" ./pan -C -a
 expect "--json without a file" 2 "needs a file name" ./pan -C --json
 expect "unwritable --json path (refused before the search)" 2 "cannot write" ./pan -C --json "$W/no/such/dir/out.json"
