@@ -100,7 +100,8 @@ static struct {
     size_t key_cap;
     char *hazard; /* the first violation pan reported (fault tree, HTML) */
     bool truncated, oom, stopped;
-    bool begun; /* smh_begin ran: pan entered its first state */
+    bool begun;     /* smh_begin ran: pan entered its first state */
+    unsigned flags; /* the graph's CC_G_* flags */
     double states, transitions;
 } rec;
 
@@ -116,6 +117,8 @@ static struct {
     uint32_t *state; /* state id at each depth */
     bool *rec;       /* moves from this depth are recorded */
     bool *keyless;   /* the state at this depth came through smh_dfs_down_id */
+    bool *folded;    /* the system's turn folded into the state at depth - 1: state[d]
+                        is state[d - 1], closed with it (smh_dfs_down_claim) */
     sm_sib *sib;     /* [depth * SM_SIBS + k]: the states the parent at depth - 1
                         reached by its claim moves so far (smh_dfs_down_claim) */
     uint8_t *nsib;
@@ -274,6 +277,7 @@ void smh_begin(int search, int flags, const char *const *procnames, const sm_lab
     if (run.cfg.out.path[RP_TRAILS] || run.cfg.nearest_on)
         gflags |= CC_G_MOVES;
     rec.g = cc_graph_new(gflags);
+    rec.flags = gflags;
     if (!rec.g || (run.cfg.nearest_on && sm_values_begin(procnames)))
         oom();
     index_labels();
@@ -365,13 +369,16 @@ static bool grow_stack(size_t need)
     bool *k = realloc(dfs.keyless, cap * sizeof *k);
     if (k)
         dfs.keyless = k;
+    bool *f = realloc(dfs.folded, cap * sizeof *f);
+    if (f)
+        dfs.folded = f;
     sm_sib *sb = realloc(dfs.sib, cap * SM_SIBS * sizeof *sb);
     if (sb)
         dfs.sib = sb;
     uint8_t *ns = realloc(dfs.nsib, cap * sizeof *ns);
     if (ns)
         dfs.nsib = ns;
-    if (!s || !r || !k || !sb || !ns)
+    if (!s || !r || !k || !f || !sb || !ns)
         return false;
     dfs.cap = cap;
     return true;
@@ -392,6 +399,17 @@ static bool enter(uint32_t id, int truncated)
     return fresh;
 }
 
+/* Entering depth d: the states pan entered before at depths d and deeper are done,
+ * so their moves can be packed (cc_graph_close).  A folded depth's state is its
+ * parent's, which is still open. */
+static void close_from(long depth)
+{
+    for (; dfs.open_top >= depth; dfs.open_top--)
+        if (dfs.rec[dfs.open_top] && !dfs.folded[dfs.open_top] &&
+            cc_graph_close(rec.g, dfs.state[dfs.open_top]))
+            oom();
+}
+
 static void dfs_enter(long depth, uint32_t id, int truncated, bool keyless)
 {
     if (id == CC_OOM || !grow_stack((size_t)depth + 2)) {
@@ -399,17 +417,14 @@ static void dfs_enter(long depth, uint32_t id, int truncated, bool keyless)
         return;
     }
     assert(cc_is_state(id));
-    /* Entering depth d: the states pan entered before at depths d and deeper are
-     * done, so their moves can be packed (cc_graph_close). */
-    for (; dfs.open_top >= depth; dfs.open_top--)
-        if (dfs.rec[dfs.open_top] && cc_graph_close(rec.g, dfs.state[dfs.open_top]))
-            oom();
+    close_from(depth);
     if (depth == 0)
         cc_graph_set_root(rec.g, id);
     else if (mv.last.recording)
         edge(mv.last.src, id, &mv.last);
     dfs.state[depth] = id;
     dfs.keyless[depth] = keyless;
+    dfs.folded[depth] = false;
     dfs.nsib[depth + 1] = 0;
     dfs.rec[depth] = enter(id, truncated);
     mv.cur_rec = dfs.rec[depth];
@@ -436,10 +451,43 @@ void smh_dfs_down_id(long depth, uint32_t id)
     dfs_enter(depth, id, 0, true);
 }
 
+/* The system's turn after a claim move of the state S at depth - 1, folded into S:
+ * no node of its own and no edge for the claim's (silent) move; the system's moves
+ * from here become S's moves, so S's block holds, for every claim move of S, the
+ * moves of the system after it (README "Memory").  Causes cannot change: the claim's
+ * moves are silent and every path S -> (claim) -> S_c -> (system) -> T becomes S -> T
+ * with the same event; BAD and DOOM of S (cc_explore.c) see the same violations; a
+ * run no longer ends between the claim's move and the system's, which is the
+ * property's own reading (the claim has read the prefix when S is reached; the
+ * brute-force oracle never had such ends).  After a claim move that violated, pan
+ * searches on from its target: that run ended in the violation, so nothing from there
+ * is recorded.  Only where edges need not name pan's moves: trails and nearest replay
+ * the claim's moves one by one, so they keep the system's turn as a node. */
+static void dfs_fold(long depth)
+{
+    if (!grow_stack((size_t)depth + 2)) {
+        oom();
+        return;
+    }
+    close_from(depth);
+    dfs.state[depth] = dfs.state[depth - 1];
+    dfs.keyless[depth] = true;
+    dfs.folded[depth] = true;
+    dfs.nsib[depth + 1] = 0;
+    dfs.rec[depth] = dfs.rec[depth - 1] && mv.last.recording;
+    mv.cur = dfs.state[depth];
+    mv.cur_rec = dfs.rec[depth];
+    dfs.open_top = depth;
+}
+
 void smh_dfs_down_claim(long depth, const void *vec, int len, unsigned mode)
 {
     if (!live() || depth <= 0)
         return;
+    if (!(rec.flags & CC_G_MOVES)) {
+        dfs_fold(depth);
+        return;
+    }
     /* A claim's moves from one state mostly lead to different claim states; when two
      * lead to the same state (pan goes on after a claim move that violates), it is
      * one node.  Only siblings are compared: no table, no cache miss. */
@@ -817,6 +865,7 @@ static void release(void)
     free(dfs.state);
     free(dfs.rec);
     free(dfs.keyless);
+    free(dfs.folded);
     free(dfs.sib);
     free(dfs.nsib);
     free(bfs.vec);
