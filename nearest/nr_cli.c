@@ -191,6 +191,13 @@ int nr_main(int argc, char **argv)
         fprintf(stderr, "pancause nearest: cannot read %s\n", c.model);
         return 2;
     }
+    long wt[3];
+    if (c.weights && nr_parse_weights(c.weights, &wt[0], &wt[1], &wt[2])) {
+        fprintf(stderr,
+                "pancause nearest: --weights %s: give WP,WA or WP,WA,WC, integers 0 .. %d\n",
+                c.weights, NR_WEIGHT_MAX);
+        return 2;
+    }
     if (c.trail && !u_is_file(c.trail)) {
         fprintf(stderr, "pancause nearest: cannot read the trail %s\n", c.trail);
         return 2;

@@ -37,6 +37,34 @@ static double peak_mb(void)
     return kb / 1024.0;
 }
 
+int nr_parse_weights(const char *v, long *wp, long *wa, long *wc)
+{
+    long w[3] = {0, 0, -1};
+    int n = 0;
+    const char *p = v;
+    if (!p)
+        return -1;
+    for (;;) {
+        if (n == 3 || *p < '0' || *p > '9')
+            return -1; /* a fourth weight, an empty one, a sign, a space */
+        long x = 0;
+        for (; *p >= '0' && *p <= '9'; p++)
+            if ((x = 10 * x + (*p - '0')) > NR_WEIGHT_MAX)
+                return -1;
+        w[n++] = x;
+        if (!*p)
+            break;
+        if (*p++ != ',')
+            return -1;
+    }
+    if (n < 2)
+        return -1;
+    *wp = w[0];
+    *wa = w[1];
+    *wc = w[2];
+    return 0;
+}
+
 int nr_check_outputs(const nr_options *o, u_err *err)
 {
     const char *p[] = {o->json, o->html, o->good_trail, o->graph};

@@ -159,6 +159,8 @@ refused garbage "garbage.trail" "$work/minmax/minmax.pml" --trail "$work/garbage
 # bad options: exit 2 before any work
 "$pc" nearest "$work/minmax/minmax.pml" --weights 1,x >/dev/null 2>&1
 [ $? -ne 0 ] && ok || bad "--weights 1,x accepted"
+"$pc" nearest "$work/minmax/minmax.pml" --weights 1,2,3,4 >/dev/null 2>&1
+[ $? -eq 2 ] && ok || bad "--weights 1,2,3,4 not refused before any work (exit 2)"
 
 # BEEM's brp.1 (a copy): stock pan's trail (partial order reduction on) passes through
 # a state where an atomic sequence blocked on a rendezvous receive, reached after pan

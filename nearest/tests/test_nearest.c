@@ -416,6 +416,39 @@ START_TEST(bad_trails_name_file_and_line)
 }
 END_TEST
 
+/* --weights: exactly two or three fields of digits, each at most NR_WEIGHT_MAX.  The
+ * strtol parser this replaced accepted a fourth field, a trailing comma, a sign and
+ * leading spaces (found by fuzz/fz_weights.c's rule). */
+START_TEST(weights_are_two_or_three_plain_integers)
+{
+    long wp = -9, wa = -9, wc = -9;
+    ck_assert_int_eq(nr_parse_weights("1,1", &wp, &wa, &wc), 0);
+    ck_assert(wp == 1 && wa == 1 && wc == -1);
+    ck_assert_int_eq(nr_parse_weights("0,07,1000000", &wp, &wa, &wc), 0);
+    ck_assert(wp == 0 && wa == 7 && wc == 1000000);
+    const char *bad[] = {"1,2,3,4",
+                         "1,2,",
+                         "1,2,3,",
+                         " 1,2",
+                         "+1,2",
+                         "1, 2",
+                         "-1,2",
+                         "1",
+                         "1,,2",
+                         ",1,2",
+                         "",
+                         "1000001,1",
+                         "99999999999999999999,1",
+                         "1,2x"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        wp = wa = wc = -9;
+        ck_assert_msg(nr_parse_weights(bad[i], &wp, &wa, &wc) == -1, "accepted \"%s\"", bad[i]);
+        ck_assert(wp == -9 && wa == -9 && wc == -9);
+    }
+    ck_assert_int_eq(nr_parse_weights(NULL, &wp, &wa, &wc), -1);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("nearest");
@@ -427,6 +460,7 @@ int main(void)
     tcase_add_test(t, search_deltas_slice_and_trail);
     tcase_add_test(t, no_successful_run);
     tcase_add_test(t, bad_trails_name_file_and_line);
+    tcase_add_test(t, weights_are_two_or_three_plain_integers);
     suite_add_tcase(s, t);
     SRunner *r = srunner_create(s);
     srunner_run_all(r, CK_NORMAL);
