@@ -2,7 +2,8 @@
 # The --html page of pancause nearest in a real headless Chromium: the page must
 # render one lane row per aligned pair and per unaligned step, mark the changed
 # actions, deleted and inserted steps, and list every Δ with the slice highlighted,
-# as many of each as the JSON of the same run says.  The page's script writes what
+# as many of each as the JSON of the same run says, and a lasso's loop on b's lane
+# (every step of the loop barred, its first and last marked).  The page's script writes what
 # the browser drew into <pre id="nr-summary">; this test reads it from the DOM
 # Chromium dumps.  A page with a row or a Δ taken out must fail the check.
 set -uo pipefail
@@ -43,6 +44,10 @@ c = j["counts"]
 want = {"rows": len(j["alignment"]) + c["deleted"] + c["inserted"],
         "aligned": len(j["alignment"]) - c["da"], "action": c["da"], "deleted": c["deleted"],
         "inserted": c["inserted"], "deltas": len(j["deltas"]), "slice": len(j["slice"])}
+b = j["b"]  # a lasso's loop: every b step from loop_step on barred, its ends marked
+lasso = bool(b.get("lasso"))
+want.update({"loop": len(b["steps"]) - b["loop_step"] + 1 if lasso else 0,
+             "loop_start": int(lasso), "loop_end": int(lasso)})
 errors = [f"{k}: drew {got.get(k)}, want {v}" for k, v in want.items() if got.get(k) != v]
 if want["rows"] == 0 or want["deltas"] == 0:
     errors.append("nothing to draw: a useless test case")
@@ -63,6 +68,7 @@ run() { # run NAME MODEL: pancause nearest with --json and --html in $work/NAME/
 run minmax "$fix/minmax.pml"      # a changed action, a deleted and an inserted step
 run end "$fix/end.pml"            # an invalid end state
 run railway "$root/cases/railway/railway.pml" # a never claim
+run abp "$fix/abp.pml"            # a lasso: no finite successful run
 
 # the check can fail: a page without its first deleted row, one without a Δ
 sed '0,/<tr class="row row-deleted/s//<tr class="gone/' "$work/minmax/out.html" >"$work/norow.html"
