@@ -25,7 +25,8 @@ static const char *const CSS =
     "border-left:4px solid #c33;padding-left:.4em}li.delta{margin:.2em 0}"
     "pre.trail{background:#f4f4f4;padding:.5em}.num{font-variant-numeric:tabular-nums}"
     "td.step.b.loop{border-right:4px solid #36c}td.step.b.loop-start{border-top:3px solid #36c}"
-    "td.step.b.loop-end::after{content:' \\21BA  back to step ' attr(data-back);color:#36c}";
+    "td.step.b.loop-end::after{content:' \\21BA  back to step ' attr(data-back);color:#36c}"
+    "span.xmark.dot{color:#c00;font-weight:bold}span.xmark.cause{color:#a60;font-weight:bold}";
 
 static void esc(FILE *f, const char *s)
 {
@@ -42,6 +43,8 @@ static void step_cell(FILE *f, const nr_report *r, const nr_path *p, long k, con
             loop && k == (long)p->n - 1 ? " loop-end" : "");
     if (loop && k == (long)p->n - 1)
         fprintf(f, " data-back=\"%zu\"", r->f->loop_step + 1);
+    if (p == r->a && k >= 0) /* where pancause nearest --with-... puts its marks */
+        fprintf(f, " data-step=\"%ld\"", k + 1);
     fputs(">", f);
     if (k >= 0) {
         const nr_step *s = &p->step[k];
@@ -166,13 +169,19 @@ static void deltas(FILE *f, const nr_report *r)
 static const char *const SCRIPT =
     "<script>\n"
     "(function(){var q=function(s){return document.querySelectorAll(s).length;};\n"
+    "var mk=document.getElementById('nr-marks');\n"
+    "if(mk)JSON.parse(mk.textContent).forEach(function(x){\n"
+    "var c=document.querySelector('td.step.a[data-step=\"'+x.step+'\"]');if(!c)return;\n"
+    "var s=document.createElement('span');s.className='xmark '+x.kind;\n"
+    "s.textContent=(x.kind==='dot'?' \\u25CF ':' \\u25C6 ')+x.label;c.appendChild(s);});\n"
     "var nonempty=function(s){var n=0;document.querySelectorAll(s).forEach(function(e){"
     "if(e.getBoundingClientRect().height>0&&e.textContent.trim().length>0)n++;});return n;};\n"
     "var s='rows='+nonempty('tr.row')+' aligned='+q('tr.row-aligned')+' action='+"
     "q('tr.row-action')+' deleted='+q('tr.row-deleted')+' inserted='+q('tr.row-inserted')+"
     "' deltas='+nonempty('li.delta')+' slice='+nonempty('li.delta.in-slice')+"
     "' loop='+nonempty('td.step.b.loop')+' loop_start='+q('td.loop-start')+"
-    "' loop_end='+q('td.loop-end');\n"
+    "' loop_end='+q('td.loop-end')+' dots='+nonempty('span.xmark.dot')+"
+    "' causes='+nonempty('span.xmark.cause');\n"
     "document.getElementById('nr-summary').textContent=s;})();\n"
     "</script>\n";
 

@@ -219,6 +219,11 @@ int nr_json_write(FILE *f, const void *r);
 int nr_html_write(FILE *f, const void *r);
 /* b's trail text (pan's format); NULL when out of memory. */
 char *nr_trail_text(const nr_report *r);
+/* Adds `pancause explain`'s dots (explain) and `./pan -C`'s causes (causes: pan run
+ * in w with options pan) for the trail of model to the nearest page html (nr_marks.c);
+ * 0, or -1 with err (the page is then unchanged). */
+int nr_marks_add(const char *html, const char *w, const char *model, const char *trail,
+                 bool explain, bool causes, char *const *pan, int npan, u_err *err);
 /* One-line display of step k of run p: "P(0) line 13: x = 1". */
 char *nr_step_text(const nr_model *m, const nr_path *p, size_t k);
 /* How b ends: "a valid end state" or "a settled state". */
