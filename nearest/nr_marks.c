@@ -167,11 +167,14 @@ static int replay_steps(const char *w, const char *model, const char *trail, ste
                     if (*c == ':')
                         colon = c;
                 size_t c2 = cap;
+                int *ln = NULL;
                 if (U_GROW(s->sline, c2, s->ns) ||
-                    (c2 != cap && !(s->line = realloc(s->line, c2 * sizeof *s->line)))) {
+                    (c2 != cap && !(ln = realloc(s->line, c2 * sizeof *s->line)))) {
                     rc = u_oom(err);
                     break;
                 }
+                if (ln)
+                    s->line = ln;
                 cap = c2;
                 s->sline[s->ns] = num;
                 s->line[s->ns++] = colon > tok ? atoi(colon + 1) : 0;
