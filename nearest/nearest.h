@@ -113,6 +113,12 @@ int nr_explain(cc_graph *g, nr_model *m, const nr_options *o, const nr_context *
  * (nr_graph.c gives the format), whole or not at all; 0, or -1 with err. */
 int nr_graph_write(cc_graph *g, const nr_model *m, const char *path, u_err *err);
 
+/* --weights WP,WA[,WC]: two or three decimal integers 0 .. NR_WEIGHT_MAX separated by
+ * single commas, nothing else (no sign, space, empty or fourth field).  0 with the
+ * weights (*wc = -1 when not given: the default), or -1 leaving them untouched. */
+#define NR_WEIGHT_MAX 1000000
+int nr_parse_weights(const char *v, long *wp, long *wa, long *wc);
+
 /* Checks the nearest options' output paths before the search; 0, or -1 with err. */
 int nr_check_outputs(const nr_options *o, u_err *err);
 

@@ -24,24 +24,31 @@
 static const char USAGE[] =
     "usage: pancause nearest MODEL.pml [--trail FILE] [--json FILE] [--html FILE]\n"
     "                        [--good-trail FILE] [--weights WP,WA[,WC]] [--budget N]\n"
-    "                        [--bfs] [--keep] [-- PAN OPTIONS]\n"
+    "                        [--with-explain] [--with-causes] [--bfs] [--keep]\n"
+    "                        [-- PAN OPTIONS]\n"
     "\n"
     "The closest successful execution to a counterexample of MODEL.pml (Groce's\n"
     "distance): the run that never violates and ends settled (no violation by silent\n"
     "moves) or in a valid end state, nearest to the counterexample under the\n"
-    "alignment distance, the differences and their slice.\n"
+    "alignment distance, the differences and their slice.  When the model has no\n"
+    "such run, the nearest run that loops for ever without violating (a lasso:\n"
+    "its stem and one pass of its loop; the good trail marks the loop as pan does).\n"
     "  --trail FILE  the counterexample (default MODEL.pml.trail beside the model;\n"
     "                without one, stock pan's own is made first)\n"
     "  --json FILE, --html FILE, --good-trail FILE  outputs (the good run as a trail)\n"
     "  --weights WP,WA[,WC]  weights (default 1,1 and WC = variables + 2)\n"
     "  --budget N    search nodes before the result is marked not exact\n"
+    "  --with-explain  on the --html page, pancause explain's red dots for the\n"
+    "                trail's ltl formula on a's steps\n"
+    "  --with-causes   on the --html page, the causes ./pan -C finds (labelled\n"
+    "                statements), their events on a's steps\n"
     "  --bfs         build pan's breadth-first search (make pan BFS=1)\n"
     "  --keep        keep the scratch directory (its path is printed)\n"
     "  -- ...        options for pan (-mN, -E, -A, -N name, ...)\n";
 
 typedef struct {
     const char *model, *trail, *json, *html, *good, *weights, *budget;
-    bool bfs, keep;
+    bool bfs, keep, with_explain, with_causes;
     char **pan;
     int npan;
 } cli;
@@ -67,6 +74,10 @@ static int parse(int argc, char **argv, cli *c)
             c->bfs = true;
         else if (!strcmp(a, "--keep"))
             c->keep = true;
+        else if (!strcmp(a, "--with-explain"))
+            c->with_explain = true;
+        else if (!strcmp(a, "--with-causes"))
+            c->with_causes = true;
         else if (!strcmp(a, "--")) {
             c->pan = argv + i + 1;
             c->npan = argc - i - 1;
@@ -83,6 +94,11 @@ static int parse(int argc, char **argv, cli *c)
     }
     if (!c->model) {
         fputs(USAGE, stderr);
+        return 2;
+    }
+    if ((c->with_explain || c->with_causes) && !c->html) {
+        fprintf(stderr, "pancause nearest: --with-explain and --with-causes mark the --html "
+                        "page: give --html FILE\n");
         return 2;
     }
     return 0;
@@ -165,6 +181,16 @@ static int work(const cli *c, const char *root, const char *w, const char *base)
             fprintf(stderr, "pancause nearest: cannot run ./pan in %s\n", w);
             rc = 1;
         }
+        char *model = u_fmt("%s/%s", w, base);
+        u_err err = {{0}};
+        if (!rc && (c->with_explain || c->with_causes) &&
+            (!model || nr_marks_add(html, w, model, trail, c->with_explain, c->with_causes, c->pan,
+                                    c->npan, &err))) {
+            fprintf(stderr, "pancause nearest: the other explanations: %s\n",
+                    model ? err.msg : "out of memory");
+            rc = 1;
+        }
+        free(model);
     }
     free(pv);
     free(json);
@@ -189,6 +215,13 @@ int nr_main(int argc, char **argv)
         return rc;
     if (!u_is_file(c.model)) {
         fprintf(stderr, "pancause nearest: cannot read %s\n", c.model);
+        return 2;
+    }
+    long wt[3];
+    if (c.weights && nr_parse_weights(c.weights, &wt[0], &wt[1], &wt[2])) {
+        fprintf(stderr,
+                "pancause nearest: --weights %s: give WP,WA or WP,WA,WC, integers 0 .. %d\n",
+                c.weights, NR_WEIGHT_MAX);
         return 2;
     }
     if (c.trail && !u_is_file(c.trail)) {

@@ -3,9 +3,9 @@
  * style of report/'s causality page: the property and how a ends, the distance and its
  * terms, the two runs as aligned lanes (a on the left, b on the right, one row per
  * aligned pair or unaligned step, colour-marked: changed action, deleted, inserted,
- * and the values that differ under the row), the Δs with the slice highlighted, and
- * the good run's trail.  No external resources.  A small script counts what the
- * browser rendered (rows by kind, Δs, slice entries) into #nr-summary, which the
+ * and the values that differ under the row; a lasso's loop barred in blue), the Δs
+ * with the slice highlighted, and the good run's trail.  No external resources.  A small script
+ * counts what the browser rendered (rows by kind, Δs, slice entries) into #nr-summary, which the
  * headless-Chromium test compares with the JSON.
  */
 #include "nr_internal.h"
@@ -23,7 +23,10 @@ static const char *const CSS =
     "tr.row-action td.a,tr.row-action td.b{background:#ffd}.vals{font-size:.85em;color:#555}"
     "tr.in-slice td.mark{background:#c33;color:#fff}li.delta.in-slice{font-weight:bold;"
     "border-left:4px solid #c33;padding-left:.4em}li.delta{margin:.2em 0}"
-    "pre.trail{background:#f4f4f4;padding:.5em}.num{font-variant-numeric:tabular-nums}";
+    "pre.trail{background:#f4f4f4;padding:.5em}.num{font-variant-numeric:tabular-nums}"
+    "td.step.b.loop{border-right:4px solid #36c}td.step.b.loop-start{border-top:3px solid #36c}"
+    "td.step.b.loop-end::after{content:' \\21BA  back to step ' attr(data-back);color:#36c}"
+    "span.xmark.dot{color:#c00;font-weight:bold}span.xmark.cause{color:#a60;font-weight:bold}";
 
 static void esc(FILE *f, const char *s)
 {
@@ -32,7 +35,17 @@ static void esc(FILE *f, const char *s)
 
 static void step_cell(FILE *f, const nr_report *r, const nr_path *p, long k, const char *cls)
 {
-    fprintf(f, "<td class=\"step %s\">", cls);
+    /* b's loop, when b is a lasso: a blue bar, its first step topped, its last saying
+     * where it goes back to */
+    bool loop = p == &r->f->b && r->f->lasso && k >= (long)r->f->loop_step;
+    fprintf(f, "<td class=\"step %s%s%s%s\"", cls, loop ? " loop" : "",
+            loop && k == (long)r->f->loop_step ? " loop-start" : "",
+            loop && k == (long)p->n - 1 ? " loop-end" : "");
+    if (loop && k == (long)p->n - 1)
+        fprintf(f, " data-back=\"%zu\"", r->f->loop_step + 1);
+    if (p == r->a && k >= 0) /* where pancause nearest --with-... puts its marks */
+        fprintf(f, " data-step=\"%ld\"", k + 1);
+    fputs(">", f);
     if (k >= 0) {
         const nr_step *s = &p->step[k];
         fprintf(f, "%ld  %s(%d) :%d  ", k + 1, nr_proc_name(r->m, s->proctype), s->pid,
@@ -156,11 +169,19 @@ static void deltas(FILE *f, const nr_report *r)
 static const char *const SCRIPT =
     "<script>\n"
     "(function(){var q=function(s){return document.querySelectorAll(s).length;};\n"
+    "var mk=document.getElementById('nr-marks');\n"
+    "if(mk)JSON.parse(mk.textContent).forEach(function(x){\n"
+    "var c=document.querySelector('td.step.a[data-step=\"'+x.step+'\"]');if(!c)return;\n"
+    "var s=document.createElement('span');s.className='xmark '+x.kind;\n"
+    "s.textContent=(x.kind==='dot'?' \\u25CF ':' \\u25C6 ')+x.label;c.appendChild(s);});\n"
     "var nonempty=function(s){var n=0;document.querySelectorAll(s).forEach(function(e){"
     "if(e.getBoundingClientRect().height>0&&e.textContent.trim().length>0)n++;});return n;};\n"
     "var s='rows='+nonempty('tr.row')+' aligned='+q('tr.row-aligned')+' action='+"
     "q('tr.row-action')+' deleted='+q('tr.row-deleted')+' inserted='+q('tr.row-inserted')+"
-    "' deltas='+nonempty('li.delta')+' slice='+nonempty('li.delta.in-slice');\n"
+    "' deltas='+nonempty('li.delta')+' slice='+nonempty('li.delta.in-slice')+"
+    "' loop='+nonempty('td.step.b.loop')+' loop_start='+q('td.loop-start')+"
+    "' loop_end='+q('td.loop-end')+' dots='+nonempty('span.xmark.dot')+"
+    "' causes='+nonempty('span.xmark.cause');\n"
     "document.getElementById('nr-summary').textContent=s;})();\n"
     "</script>\n";
 
@@ -179,6 +200,11 @@ int nr_html_write(FILE *f, const void *arg)
     esc(f, r->a_end);
     fprintf(f, "</b>.<br>Closest successful run: %zu steps, ends in ", r->f->b.n);
     esc(f, nr_b_end(r));
+    if (r->f->lasso)
+        fprintf(f,
+                " <span id=\"loop\">Its steps %zu&ndash;%zu (blue bar) repeat for ever; the "
+                "distance is to its stem and one pass of the loop.</span>",
+                r->f->loop_step + 1, r->f->b.n);
     fprintf(f, ".</p>\n<p class=\"num\">Distance d(a, b) = <b id=\"distance\">%ld</b> ",
             r->f->distance);
     if (r->f->exact)

@@ -138,15 +138,23 @@ typedef struct {
     long distance; /* d(a, b) */
     long lower;    /* when not exact: no successful run is nearer than this */
     nr_path b;
-    int32_t *pair;   /* per b step: the a step aligned with it, or -1 */
-    size_t expanded; /* search nodes expanded */
-    size_t nodes;    /* search nodes made */
-    size_t bytes;    /* the search's peak memory */
+    int32_t *pair; /* per b step: the a step aligned with it, or -1 */
+    /* b is a lasso (README "The closest successful execution: definitions"): the model
+     * has no finite successful run, and b is an infinite run stem·loop^ω, given as its
+     * stem and one pass of the loop: moves loop_move .. nmoves-1 lead from
+     * state[loop_move] back to it (state[nmoves] == state[loop_move]); loop_step is
+     * the first step of b in the loop (there is one). */
+    bool lasso;
+    size_t loop_move, loop_step;
+    bool lasso_too_big; /* no finite run, and the lasso search's keys would not fit */
+    size_t expanded;    /* search nodes expanded */
+    size_t nodes;       /* search nodes made */
+    size_t bytes;       /* the search's peak memory */
 } nr_found;
 
 int nr_search(const nr_query *q, nr_found *f);
 void nr_found_free(nr_found *f);
-/* A good end of b: settled or a valid end state, with values, not bad. */
+/* A good end of a finite b: settled or a valid end state, with values, not bad. */
 bool nr_good_end(const nr_query *q, uint32_t s);
 
 /* ---- rows: the alignment as one sequence (nr_align.c) ---- */
@@ -211,6 +219,11 @@ int nr_json_write(FILE *f, const void *r);
 int nr_html_write(FILE *f, const void *r);
 /* b's trail text (pan's format); NULL when out of memory. */
 char *nr_trail_text(const nr_report *r);
+/* Adds `pancause explain`'s dots (explain) and `./pan -C`'s causes (causes: pan run
+ * in w with options pan) for the trail of model to the nearest page html (nr_marks.c);
+ * 0, or -1 with err (the page is then unchanged). */
+int nr_marks_add(const char *html, const char *w, const char *model, const char *trail,
+                 bool explain, bool causes, char *const *pan, int npan, u_err *err);
 /* One-line display of step k of run p: "P(0) line 13: x = 1". */
 char *nr_step_text(const nr_model *m, const nr_path *p, size_t k);
 /* How b ends: "a valid end state" or "a settled state". */

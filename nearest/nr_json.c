@@ -3,7 +3,8 @@
  *
  * Keys: model, trail, exact, lower_bound (when not exact), incomplete (why the graph
  * may be partial), weights {wp, wa, wc}, distance, counts {dp, da, dc, deleted,
- * inserted}, a and b (ends, steps: each {step, pid, proc, line, text, pr, tid}),
+ * inserted}, a and b (ends, steps: each {step, pid, proc, line, text, pr, tid}; b also
+ * lasso and loop_step: b runs for ever, its steps loop_step .. the last repeating),
  * alignment (each {step_a, step_b, cost}), deltas (each {kind: value|action|deleted|
  * inserted, step_a, step_b, variable, value_a, value_b, line, line_b, steps, slice}),
  * slice (indices into deltas), slice_lines, good_trail (the file, or null) and
@@ -27,6 +28,12 @@ static void run(u_json *j, const nr_report *r, const nr_path *p, const char *end
     u_json_obj(j);
     u_json_key(j, "ends");
     u_json_str(j, end);
+    if (p == &r->f->b) {
+        u_json_key(j, "lasso");
+        u_json_bool(j, r->f->lasso);
+        u_json_key(j, "loop_step");
+        step_or_null(j, r->f->lasso ? (long)r->f->loop_step : -1);
+    }
     u_json_key(j, "steps");
     u_json_arr(j);
     for (size_t k = 0; k < p->n; k++) {

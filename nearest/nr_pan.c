@@ -37,6 +37,34 @@ static double peak_mb(void)
     return kb / 1024.0;
 }
 
+int nr_parse_weights(const char *v, long *wp, long *wa, long *wc)
+{
+    long w[3] = {0, 0, -1};
+    int n = 0;
+    const char *p = v;
+    if (!p)
+        return -1;
+    for (;;) {
+        if (n == 3 || *p < '0' || *p > '9')
+            return -1; /* a fourth weight, an empty one, a sign, a space */
+        long x = 0;
+        for (; *p >= '0' && *p <= '9'; p++)
+            if ((x = 10 * x + (*p - '0')) > NR_WEIGHT_MAX)
+                return -1;
+        w[n++] = x;
+        if (!*p)
+            break;
+        if (*p++ != ',')
+            return -1;
+    }
+    if (n < 2)
+        return -1;
+    *wp = w[0];
+    *wa = w[1];
+    *wc = w[2];
+    return 0;
+}
+
 int nr_check_outputs(const nr_options *o, u_err *err)
 {
     const char *p[] = {o->json, o->html, o->good_trail, o->graph};
@@ -87,7 +115,7 @@ static int put_text(FILE *f, const void *t)
 char *nr_trail_text(const nr_report *r)
 {
     const nr_path *b = &r->f->b;
-    size_t cap = 64 + 32 * (b->nmoves + 1), len = 0;
+    size_t cap = 96 + 32 * (b->nmoves + 1), len = 0;
     char *t = malloc(cap);
     if (!t)
         return NULL;
@@ -98,6 +126,8 @@ char *nr_trail_text(const nr_report *r)
         len += (size_t)sprintf(t + len, "-4:-4:-4\n");
     for (size_t k = 0; k < b->nmoves; k++) {
         int pr, tid;
+        if (r->f->lasso && k == r->f->loop_move) /* pan's mark of a cycle's start */
+            len += (size_t)sprintf(t + len, "-1:-1:-1\n");
         cc_graph_step(r->g, b->move[k], &pr, &tid);
         len += (size_t)sprintf(t + len, "%zu:%d:%d\n", k + 1, pr, tid);
     }
@@ -168,10 +198,14 @@ int nr_explain(cc_graph *g, nr_model *m, const nr_options *o, const nr_context *
     double ts = now_seconds();
     if (nr_search(&q, &f)) {
         rc = fail("out of memory in the search");
+    } else if (f.lasso_too_big) {
+        rc = fail("no finite successful run, and the graph times the trail is too large for "
+                  "the search for an infinite one (its node keys would not fit 64 bits)");
     } else if (!f.found) {
         char *why = u_fmt("no successful run: every run of %s violates the property before it "
-                          "reaches a settled state or a valid end state%s, so there is nothing "
-                          "to compare the counterexample with (the method needs one)",
+                          "reaches a settled state or a valid end state, and none runs for ever "
+                          "without violating%s, so there is nothing to compare the "
+                          "counterexample with (the method needs one)",
                           c->model,
                           c->nwhy ? " (in the part of the graph the limited search "
                                     "recorded)"

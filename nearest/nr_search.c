@@ -22,6 +22,19 @@
  * nodes are final when taken and the first goal is optimal.  States with no good end
  * reachable (D infinite) can be on no successful run and are never entered.
  *
+ * Lassos.  When no good end is reachable from the root (D(root) infinite: the model
+ * has no finite successful run), successful runs are the lassos stem·loop^ω that never
+ * violate, measured as the finite run stem·loop (README).  The same search then runs
+ * over nodes (u, i, anchor, phase): phase 0 builds the stem; from a phase-0 node at a
+ * state u on a cycle, any move may start the loop (anchor u, phase 1 while it has
+ * only claim moves, 2 once it has a process move); a loop stays in its anchor's
+ * strongly connected component (it must return); a goal is (anchor, n, anchor, 2).
+ * Every lasso and alignment is such a path and back, so the search is as exact as
+ * the finite one.  D is then the least number of process moves to a state of a
+ * component with a process move inside (a "cyclic" state): a lasso must reach one
+ * and the loop's states all are one, so h stays admissible and consistent (it is 0
+ * in the loop; the step into phase 1 costs 0 and leaves h at 0 = h of a cyclic u).
+ *
  * The budget bounds the nodes expanded.  Stopped there, the search reports the best
  * run it can complete (each expanded node completes by skipping the rest of a and
  * inserting a shortest way to a good end), its distance by the textbook DP, and the
@@ -46,12 +59,15 @@ typedef struct {
 
 typedef struct {
     const nr_query *q;
-    size_t n; /* |a| */
-    uint32_t *D;
-    /* nodes */
-    uint32_t *u, *i, *parent, *via;
+    size_t n;      /* |a| */
+    uint32_t *D;   /* to a good end; in the lasso search to a cyclic state */
+    bool lasso;    /* the lasso search (no finite successful run) */
+    uint32_t *scc; /* lasso search: a state's component if cyclic, else INF_D */
+    uint64_t span; /* keys: states · (n + 1) */
+    /* nodes: (u, i) and, in the lasso search, the loop's anchor and phase */
+    uint32_t *u, *i, *parent, *via, *anc;
     long *g;
-    uint8_t *how, *closed;
+    uint8_t *how, *closed, *ph;
     size_t nn, cap;
     u_map at;
     /* the queue: a binary heap on (f, node) */
@@ -74,9 +90,10 @@ static bool usable(const nr_query *q, uint32_t t)
     return cc_is_state(t) && !(q->sf[t] & CC_SF_BAD) && nr_model_has(q->m, t);
 }
 
-/* D: the least number of process moves from each state to a good end, through usable
- * states (a 0-1 breadth-first search backwards: claim moves cost 0). */
-static uint32_t *dist_to_good(const nr_query *q)
+/* D: the least number of process moves from each state to a target (tgt[s] !=
+ * INF_D; NULL: the good ends), through usable states (a 0-1 breadth-first search
+ * backwards: claim moves cost 0). */
+static uint32_t *dist_to(const nr_query *q, const uint32_t *tgt)
 {
     size_t n = cc_graph_states(q->g);
     uint32_t *D = malloc((n + 1) * sizeof *D);
@@ -114,7 +131,7 @@ static uint32_t *dist_to_good(const nr_query *q)
     /* level by level: a level's claim moves keep it, process moves make the next */
     size_t nc = 0, nx = 0;
     for (size_t s = 0; s < n; s++)
-        if (nr_good_end(q, (uint32_t)s)) {
+        if (tgt ? tgt[s] != INF_D : nr_good_end(q, (uint32_t)s)) {
             D[s] = 0;
             cur[nc++] = (uint32_t)s;
         }
@@ -154,6 +171,87 @@ fail:
     free(cur);
     free(nxt);
     return NULL;
+}
+
+/* Per usable state, the id of its strongly connected component (over usable states
+ * and moves) when a process move joins two states of it, else INF_D: the states a
+ * loop of a lasso can pass (Tarjan's algorithm, iterative). */
+static uint32_t *cyclic_sccs(const nr_query *q)
+{
+    size_t n = cc_graph_states(q->g);
+    uint32_t *idx = malloc((n + 1) * sizeof *idx), *low = malloc((n + 1) * sizeof *low);
+    uint32_t *stk = malloc((n + 1) * sizeof *stk), *cs = malloc((n + 1) * sizeof *cs);
+    uint32_t *ce = malloc((n + 1) * sizeof *ce), *comp = malloc((n + 1) * sizeof *comp);
+    uint8_t *on = calloc(n + 1, 1), *inner = calloc(n + 1, 1);
+    if (!idx || !low || !stk || !cs || !ce || !comp || !on || !inner) {
+        free(comp);
+        comp = NULL;
+        goto done;
+    }
+    for (size_t s = 0; s < n; s++)
+        idx[s] = comp[s] = INF_D;
+    uint32_t counter = 0, ncomp = 0;
+    size_t nstk = 0, ncs = 0;
+    for (size_t r = 0; r < n; r++) {
+        if (idx[r] != INF_D || !usable(q, (uint32_t)r))
+            continue;
+        idx[r] = low[r] = counter++;
+        stk[nstk++] = (uint32_t)r;
+        on[r] = 1;
+        cs[ncs] = (uint32_t)r;
+        ce[ncs++] = cc_graph_first(q->g, (uint32_t)r);
+        while (ncs) {
+            uint32_t v = cs[ncs - 1], e = ce[ncs - 1];
+            if (e != CC_NONE_EDGE) {
+                ce[ncs - 1] = cc_graph_next(q->g, e);
+                uint32_t t = cc_graph_target(q->g, e);
+                if (!usable(q, t))
+                    continue;
+                if (idx[t] == INF_D) {
+                    idx[t] = low[t] = counter++;
+                    stk[nstk++] = t;
+                    on[t] = 1;
+                    cs[ncs] = t;
+                    ce[ncs++] = cc_graph_first(q->g, t);
+                } else if (on[t] && idx[t] < low[v])
+                    low[v] = idx[t];
+                continue;
+            }
+            if (low[v] == idx[v]) {
+                uint32_t w;
+                do {
+                    w = stk[--nstk];
+                    on[w] = 0;
+                    comp[w] = ncomp;
+                } while (w != v);
+                ncomp++;
+            }
+            if (--ncs && low[v] < low[cs[ncs - 1]])
+                low[cs[ncs - 1]] = low[v];
+        }
+    }
+    for (size_t s = 0; s < n; s++) {
+        if (comp[s] == INF_D)
+            continue;
+        for (uint32_t e = cc_graph_first(q->g, (uint32_t)s); e != CC_NONE_EDGE;
+             e = cc_graph_next(q->g, e)) {
+            uint32_t t = cc_graph_target(q->g, e);
+            if (!cc_graph_claim(q->g, e) && usable(q, t) && comp[t] == comp[s])
+                inner[comp[s]] = 1;
+        }
+    }
+    for (size_t s = 0; s < n; s++)
+        if (comp[s] != INF_D && !inner[comp[s]])
+            comp[s] = INF_D;
+done:
+    free(idx);
+    free(low);
+    free(stk);
+    free(cs);
+    free(ce);
+    free(on);
+    free(inner);
+    return comp;
 }
 
 static long heur(const srch *S, uint32_t u, uint32_t i)
@@ -216,17 +314,27 @@ static int grow_nodes(srch *S)
     RE(i);
     RE(parent);
     RE(via);
+    RE(anc);
     RE(g);
     RE(how);
     RE(closed);
+    RE(ph);
 #undef RE
     S->cap = cap;
     return 0;
 }
 
-static void relax(srch *S, uint32_t from, uint32_t t, uint32_t i, long g, uint8_t how, uint32_t via)
+/* A node's key: (t, i) in phase 0; the anchor and phase above them in a loop. */
+static uint64_t key_of(const srch *S, uint32_t t, uint32_t i, uint32_t anc, uint8_t ph)
 {
-    uint64_t key = (uint64_t)t * (S->n + 1) + i;
+    uint64_t k = (uint64_t)t * (S->n + 1) + i;
+    return ph ? k + S->span * (2 * (uint64_t)anc + ph) : k;
+}
+
+static void relax(srch *S, uint32_t from, uint32_t t, uint32_t i, uint32_t anc, uint8_t ph, long g,
+                  uint8_t how, uint32_t via)
+{
+    uint64_t key = key_of(S, t, i, anc, ph);
     uint32_t x = u_map_get(&S->at, key);
     if (x == U_INVALID) {
         if (grow_nodes(S) || S->nn >= UINT32_MAX - 1 || u_map_put(&S->at, key, (uint32_t)S->nn)) {
@@ -236,6 +344,8 @@ static void relax(srch *S, uint32_t from, uint32_t t, uint32_t i, long g, uint8_
         x = (uint32_t)S->nn++;
         S->u[x] = t;
         S->i[x] = i;
+        S->anc[x] = ph ? anc : NR_NONE;
+        S->ph[x] = ph;
         S->closed[x] = 0;
     } else if (S->closed[x] || g >= S->g[x])
         return;
@@ -246,37 +356,119 @@ static void relax(srch *S, uint32_t from, uint32_t t, uint32_t i, long g, uint8_
     heap_push(S, g + heur(S, t, i), x);
 }
 
-/* Expands node x. */
-static void expand(srch *S, uint32_t x)
+/* The moves of node x along edge e to t, in a loop anchored at anc when ph > 0:
+ * the claim's move, or b's step inserted and, from a's step i's location, aligned. */
+static void moves(srch *S, uint32_t x, uint32_t e, uint32_t t, uint32_t anc, uint8_t ph, long *dp)
 {
     const nr_query *q = S->q;
     uint32_t u = S->u[x], i = S->i[x];
     long g = S->g[x];
+    if (cc_graph_claim(q->g, e)) {
+        relax(S, x, t, i, anc, ph, g, H_CLAIM, e);
+        return;
+    }
+    uint8_t np = ph ? 2 : 0; /* a process move: the loop is no longer empty */
+    relax(S, x, t, i, anc, np, g + q->wc, H_INSERT, e);
     const nr_step *ai = i < S->n ? &q->a->step[i] : NULL;
+    if (!ai)
+        return;
+    int pr, tid, proctype, pc;
+    cc_graph_step(q->g, e, &pr, &tid);
+    if (pr - q->base != ai->pid || !nr_location(q->m, u, ai->pid, &proctype, &pc) ||
+        proctype != ai->proctype || pc != ai->pc)
+        return;
+    if (*dp < 0)
+        *dp = (long)nr_diff(q->m, u, ai->state);
+    relax(S, x, t, i + 1, anc, np, g + q->wp * *dp + q->wa * (tid != ai->tid), H_ALIGN, e);
+}
+
+/* Expands node x. */
+static void expand(srch *S, uint32_t x)
+{
+    const nr_query *q = S->q;
+    uint32_t u = S->u[x], i = S->i[x], anc = S->anc[x];
+    uint8_t ph = S->ph[x];
     long dp = -1;
-    if (ai)
-        relax(S, x, u, i + 1, g + q->wc, H_SKIP, CC_NONE_EDGE);
+    if (i < S->n)
+        relax(S, x, u, i + 1, anc, ph, S->g[x] + q->wc, H_SKIP, CC_NONE_EDGE);
     for (uint32_t e = cc_graph_first(q->g, u); e != CC_NONE_EDGE && !S->oom;
          e = cc_graph_next(q->g, e)) {
         uint32_t t = cc_graph_target(q->g, e);
         if (!usable(q, t) || S->D[t] == INF_D)
             continue;
-        if (cc_graph_claim(q->g, e)) {
-            relax(S, x, t, i, g, H_CLAIM, e);
-            continue;
-        }
-        relax(S, x, t, i, g + q->wc, H_INSERT, e);
-        if (!ai)
-            continue;
-        int pr, tid, proctype, pc;
-        cc_graph_step(q->g, e, &pr, &tid);
-        if (pr - q->base != ai->pid || !nr_location(q->m, u, ai->pid, &proctype, &pc) ||
-            proctype != ai->proctype || pc != ai->pc)
-            continue;
-        if (dp < 0)
-            dp = (long)nr_diff(q->m, u, ai->state);
-        relax(S, x, t, i + 1, g + q->wp * dp + q->wa * (tid != ai->tid), H_ALIGN, e);
+        /* a loop keeps to its anchor's component: it has to come back */
+        if (!ph || S->scc[t] == S->scc[anc])
+            moves(S, x, e, t, anc, ph, &dp);
+        /* a loop may start at any state of the stem on a cycle */
+        if (S->lasso && !ph && S->scc[u] != INF_D && S->scc[t] == S->scc[u])
+            moves(S, x, e, t, u, 1, &dp);
     }
+}
+
+static bool is_goal(const srch *S, uint32_t x)
+{
+    if (S->i[x] != S->n)
+        return false;
+    if (S->lasso)
+        return S->ph[x] == 2 && S->u[x] == S->anc[x];
+    return nr_good_end(S->q, S->u[x]);
+}
+
+/* A shortest way (fewest moves) inside the anchor's component from (s, moved) back to
+ * the anchor with a process move taken, for a loop the budget left open: its edges,
+ * fresh, in *out (NULL for none needed).  -1 when out of memory or there is none
+ * (cannot happen in a component with a process move inside). */
+static int close_loop(const srch *S, uint32_t s, bool moved, uint32_t anc, uint32_t **out,
+                      size_t *nout)
+{
+    const nr_query *q = S->q;
+    *out = NULL;
+    *nout = 0;
+    if (moved && s == anc)
+        return 0;
+    size_t n = 2 * (cc_graph_states(q->g) + 1);
+    uint32_t *pnode = malloc(n * sizeof *pnode), *pedge = malloc(n * sizeof *pedge);
+    uint32_t *queue = malloc(n * sizeof *queue);
+    int rc = -1;
+    if (!pnode || !pedge || !queue)
+        goto done;
+    for (size_t k = 0; k < n; k++)
+        pnode[k] = INF_D;
+    size_t head = 0, tail = 0;
+    uint32_t start = 2 * s + moved, goal = 2 * anc + 1;
+    queue[tail++] = start;
+    pnode[start] = start;
+    while (head < tail && pnode[goal] == INF_D) {
+        uint32_t v = queue[head++];
+        for (uint32_t e = cc_graph_first(q->g, v / 2); e != CC_NONE_EDGE;
+             e = cc_graph_next(q->g, e)) {
+            uint32_t t = cc_graph_target(q->g, e);
+            if (!usable(q, t) || S->scc[t] != S->scc[anc])
+                continue;
+            uint32_t w = 2 * t + ((v & 1) | !cc_graph_claim(q->g, e));
+            if (pnode[w] == INF_D) {
+                pnode[w] = v;
+                pedge[w] = e;
+                queue[tail++] = w;
+            }
+        }
+    }
+    if (pnode[goal] == INF_D)
+        goto done;
+    size_t len = 0;
+    for (uint32_t v = goal; v != start; v = pnode[v])
+        len++;
+    if (!(*out = malloc(len * sizeof **out)))
+        goto done;
+    *nout = len;
+    for (uint32_t v = goal; v != start; v = pnode[v])
+        (*out)[--len] = pedge[v];
+    rc = 0;
+done:
+    free(pnode);
+    free(pedge);
+    free(queue);
+    return rc;
 }
 
 static int push_b(nr_path *b, size_t *cap, uint32_t e, uint32_t to)
@@ -296,8 +488,10 @@ static int push_b(nr_path *b, size_t *cap, uint32_t e, uint32_t to)
     return 0;
 }
 
-/* b from the root to node x: its moves; pair[j] for its steps (aligned a step or -1).
- * With complete, also b's way from x's state to a good end along D (inserted steps). */
+/* b from the root to node x: its moves; pair[j] for its steps (aligned a step or -1);
+ * in the lasso search where its loop starts.  With complete, also b's way on from
+ * x's state along D (inserted steps): to a good end, or in the lasso search to a
+ * cyclic state and round a loop back to its anchor. */
 static int unwind(srch *S, uint32_t x, bool complete, nr_found *f)
 {
     const nr_query *q = S->q;
@@ -306,9 +500,11 @@ static int unwind(srch *S, uint32_t x, bool complete, nr_found *f)
         len += S->how[y] != H_SKIP;
     uint32_t *mv = malloc((len ? len : 1) * sizeof *mv);
     int32_t *al = malloc((len ? len : 1) * sizeof *al);
-    if (!mv || !al) {
+    uint8_t *inloop = malloc(len ? len : 1);
+    if (!mv || !al || !inloop) {
         free(mv);
         free(al);
+        free(inloop);
         return -1;
     }
     size_t k = len;
@@ -317,10 +513,13 @@ static int unwind(srch *S, uint32_t x, bool complete, nr_found *f)
             k--;
             mv[k] = S->via[y];
             al[k] = S->how[y] == H_ALIGN ? (int32_t)S->i[S->parent[y]] : -1;
+            inloop[k] = S->ph[y] != 0;
         }
     nr_path *b = &f->b;
     size_t cap = 0;
     int rc = 0;
+    f->lasso = S->lasso;
+    f->loop_move = SIZE_MAX;
     b->state = malloc(sizeof *b->state);
     if (!b->state)
         rc = -1;
@@ -332,11 +531,13 @@ static int unwind(srch *S, uint32_t x, bool complete, nr_found *f)
         rc = -1;
     for (size_t j = 0; j < len && !rc; j++) {
         rc = push_b(b, &cap, mv[j], cc_graph_target(q->g, mv[j]));
+        if (inloop[j] && f->loop_move == SIZE_MAX)
+            f->loop_move = j;
         pm[npm++] = al[j];
     }
-    /* completion: a shortest way on to a good end (not exact; budget only) */
+    /* completion: a shortest way on (not exact; budget only) */
     uint32_t s = S->u[x];
-    while (complete && !rc && !nr_good_end(q, s)) {
+    while (complete && !rc && (S->lasso ? !S->ph[x] && S->D[s] : !nr_good_end(q, s))) {
         uint32_t best = CC_NONE_EDGE;
         for (uint32_t e = cc_graph_first(q->g, s); e != CC_NONE_EDGE; e = cc_graph_next(q->g, e)) {
             uint32_t t = cc_graph_target(q->g, e);
@@ -353,15 +554,40 @@ static int unwind(srch *S, uint32_t x, bool complete, nr_found *f)
         pm[npm++] = -1;
         s = cc_graph_target(q->g, best);
     }
+    if (complete && !rc && S->lasso) {
+        /* round the loop: the open one, or a new one from the cyclic state reached */
+        uint32_t anc = S->ph[x] ? S->anc[x] : s, *lp;
+        size_t nlp;
+        if (!S->ph[x])
+            f->loop_move = b->nmoves;
+        rc = close_loop(S, s, S->ph[x] == 2, anc, &lp, &nlp);
+        for (size_t j = 0; j < nlp && !rc; j++) {
+            if (U_GROW(pm, pcap, npm))
+                rc = -1;
+            else {
+                rc = push_b(b, &cap, lp[j], cc_graph_target(q->g, lp[j]));
+                pm[npm++] = -1;
+            }
+        }
+        free(lp);
+    }
     if (!rc)
         rc = nr_path_steps(q->g, q->m, q->base, b);
     if (!rc && !(f->pair = malloc((b->n ? b->n : 1) * sizeof *f->pair)))
         rc = -1;
     for (size_t j = 0; !rc && j < b->n; j++)
         f->pair[j] = pm[b->move_of[j]];
+    if (!rc && f->lasso) {
+        for (f->loop_step = 0; f->loop_step < b->n && b->move_of[f->loop_step] < f->loop_move;)
+            f->loop_step++;
+        if (f->loop_move >= b->nmoves || f->loop_step >= b->n ||
+            b->state[f->loop_move] != b->state[b->nmoves])
+            rc = -1; /* no loop: cannot happen */
+    }
     free(pm);
     free(mv);
     free(al);
+    free(inloop);
     return rc;
 }
 
@@ -372,9 +598,12 @@ static void release(srch *S)
     free(S->i);
     free(S->parent);
     free(S->via);
+    free(S->anc);
     free(S->g);
     free(S->how);
     free(S->closed);
+    free(S->ph);
+    free(S->scc);
     free(S->h);
     u_map_free(&S->at);
 }
@@ -384,13 +613,30 @@ int nr_search(const nr_query *q, nr_found *f)
     memset(f, 0, sizeof *f);
     srch S = {.q = q, .n = q->a->n};
     uint32_t root = cc_graph_root(q->g);
-    if (!(S.D = dist_to_good(q)))
+    if (!(S.D = dist_to(q, NULL)))
         return -1;
+    if (usable(q, root) && S.D[root] == INF_D) {
+        /* no finite successful run: the lassos (README) */
+        S.lasso = true;
+        free(S.D);
+        S.D = NULL;
+        uint64_t states = cc_graph_states(q->g), top;
+        if (__builtin_mul_overflow(states, (uint64_t)S.n + 1, &S.span) ||
+            __builtin_mul_overflow(S.span, 2 * states + 3, &top)) {
+            f->lasso_too_big = true;
+            release(&S);
+            return 0;
+        }
+        if (!(S.scc = cyclic_sccs(q)) || !(S.D = dist_to(q, S.scc))) {
+            release(&S);
+            return -1;
+        }
+    }
     if (!usable(q, root) || S.D[root] == INF_D) {
         release(&S);
         return 0; /* no successful run at all */
     }
-    relax(&S, U_INVALID, root, 0, 0, H_ROOT, CC_NONE_EDGE);
+    relax(&S, U_INVALID, root, 0, NR_NONE, 0, 0, H_ROOT, CC_NONE_EDGE);
     uint32_t goal = U_INVALID, cand = U_INVALID;
     long cand_ub = 0, lower = 0;
     bool stopped = false;
@@ -400,10 +646,12 @@ int nr_search(const nr_query *q, nr_found *f)
         if (S.closed[x] || top.f != S.g[x] + heur(&S, S.u[x], S.i[x]))
             continue;
         lower = top.f;
-        if (S.i[x] == S.n && nr_good_end(q, S.u[x])) {
+        if (is_goal(&S, x)) {
             goal = x;
             break;
         }
+        /* completing x: the rest of a skipped, a shortest way on inserted (for a
+         * lasso, plus its loop: not counted; this only picks the run completed) */
         long ub = S.g[x] + q->wc * (long)(S.n - S.i[x] + S.D[S.u[x]]);
         if (cand == U_INVALID || ub < cand_ub) {
             cand = x;
@@ -419,8 +667,8 @@ int nr_search(const nr_query *q, nr_found *f)
     }
     int rc = 0;
     f->nodes = S.nn;
-    f->bytes = S.cap * (5 * 4 + 8 + 2) + S.hcap * sizeof(hent) + u_map_bytes(&S.at) +
-               (cc_graph_states(q->g) + 1) * 4;
+    f->bytes = S.cap * (6 * 4 + 8 + 3) + S.hcap * sizeof(hent) + u_map_bytes(&S.at) +
+               (cc_graph_states(q->g) + 1) * (S.lasso ? 8 : 4);
     if (S.oom && goal == U_INVALID && cand == U_INVALID)
         rc = -1;
     else if (goal != U_INVALID) {

@@ -15,6 +15,9 @@ const char *nr_b_end(const nr_report *r)
 {
     const nr_path *b = &r->f->b;
     uint32_t s = b->state[b->nmoves];
+    if (r->f->lasso)
+        return "a loop: it runs for ever without violating (the model has no finite "
+               "successful run)";
     return r->m->vend[s] == NR_END_VALID ? "a valid end state"
                                          : "a settled state (no violation is reachable "
                                            "by silent moves)";
@@ -82,10 +85,15 @@ static void rows(FILE *f, const nr_report *r)
             mark = " + ";
         else if (r->a->step[i].tid != r->f->b.step[j].tid)
             mark = " ~ ";
-        fputs("  ", f);
+        bool loop = r->f->lasso && j >= (long)r->f->loop_step;
+        fputs(loop ? "@ " : "  ", f);
         cell(f, r->m, r->a, i, W);
         fprintf(f, "%s", mark);
         cell(f, r->m, &r->f->b, j, W);
+        if (r->f->lasso && j == (long)r->f->loop_step)
+            fputs("  <- loop starts", f);
+        if (r->f->lasso && j == (long)r->f->b.n - 1)
+            fprintf(f, "  -> back to step %zu", r->f->loop_step + 1);
         fputc('\n', f);
         if (i >= 0 && j >= 0)
             values_under(f, r, i, j);
@@ -131,7 +139,13 @@ int nr_text_report(FILE *f, const nr_report *r)
     fprintf(f, "\npancause: the closest successful execution to %s (%s)\n", r->o->trail,
             r->c->model);
     fprintf(f, "  a (counterexample): %zu steps, ends: %s\n", r->a->n, r->a_end);
-    fprintf(f, "  b (successful run): %zu steps, ends in %s\n", r->f->b.n, nr_b_end(r));
+    if (r->f->lasso)
+        fprintf(f,
+                "  b (successful run): a lasso, %zu steps of stem, then steps %zu-%zu (marked @) "
+                "repeat for ever without violating (the model has no finite successful run)\n",
+                r->f->loop_step, r->f->loop_step + 1, r->f->b.n);
+    else
+        fprintf(f, "  b (successful run): %zu steps, ends in %s\n", r->f->b.n, nr_b_end(r));
     fprintf(f, "  distance d(a, b) = %ld", r->f->distance);
     if (r->f->exact)
         fprintf(f, " (exact: no successful run is nearer)\n");
@@ -155,8 +169,11 @@ int nr_text_report(FILE *f, const nr_report *r)
         fprintf(f, " %d", d->lines[k]);
     fputc('\n', f);
     if (r->o->good_trail)
-        fprintf(f, "  good run: %s  (replay: spin -t -k %s -p %s)\n", r->o->good_trail,
-                r->o->good_trail, r->c->model);
+        fprintf(f, "  good run: %s  (replay: spin -t -k %s -p %s%s)\n", r->o->good_trail,
+                r->o->good_trail, r->c->model,
+                r->f->lasso ? "; the stem and one pass of the loop, which starts at SPIN's "
+                              "<<<<<START OF CYCLE>>>>>"
+                            : "");
     fprintf(f, "  search: %zu nodes expanded of %zu, %.2f s; total %.2f s, peak %.1f MB\n",
             r->f->expanded, r->f->nodes, r->search_seconds, r->seconds, r->peak_mb);
     return 0;

@@ -80,26 +80,15 @@ static void help(void)
     fputs(HELP_NEAREST, stdout);
 }
 
-/* --weights WP,WA[,WC]: non-negative integers. */
+/* --weights WP,WA[,WC]: non-negative integers (nr_parse_weights, fuzzed by
+ * fuzz/fz_weights.c). */
 static int weights_option(nr_options *o, const char *v)
 {
-    long w[3] = {-1, -1, -1};
-    int n = 0;
-    for (const char *p = v; p && *p && n < 3; n++) {
-        char *end;
-        w[n] = strtol(p, &end, 10);
-        if (end == p || w[n] < 0 || w[n] > 1000000 || (*end && *end != ','))
-            n = 99;
-        p = *end ? end + 1 : end;
-    }
-    if (!v || n < 2 || n > 3) {
+    if (nr_parse_weights(v, &o->wp, &o->wa, &o->wc)) {
         fprintf(stderr, "pan: --weights needs WP,WA or WP,WA,WC: integers >= 0 (./pan -C "
                         "--help)\n");
         return 2;
     }
-    o->wp = w[0];
-    o->wa = w[1];
-    o->wc = n == 3 ? w[2] : -1;
     return 0;
 }
 

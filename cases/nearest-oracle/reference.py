@@ -27,6 +27,15 @@ With --check, pancause's good run, once this file has replayed it and found it
 successful, bounds the search (upper_bound): the reference then searches only
 for strictly nearer runs, and the minimum is still its own.  --plain switches
 that off too.
+
+Lassos (README: a successful lasso, only when no finite successful run
+exists, i.e. no settled or valid end state is reachable without violating):
+prefixes are enumerated the same way, each a stem or a stem to an anchor s
+followed by part of a loop from s; a loop prefix that steps back into s is a
+lasso, with the prefix's row[n] after that step as its distance d(a,
+stem.loop).  Loop prefixes still extend after closing (longer loops are
+lassos too).  The dominance pruning keys on (anchor, state); the length bound
+is the same.
 """
 
 import json
@@ -48,8 +57,9 @@ class NoFit(Exception):
 
 # ---------------------------------------------------------------- the trail
 
-def read_trail(path):
-    """(claim: bool, moves [(step number, pr, tid)]); raises NoFit for a cycle."""
+def read_trail(path, cycle_ok=False):
+    """(claim: bool, moves [(step number, pr, tid)]); raises NoFit for a cycle
+    mark (-1:-1:-1) unless cycle_ok (a lasso's good trail)."""
     claim, moves = False, []
     with open(path) as f:
         for ln in f:
@@ -60,7 +70,8 @@ def read_trail(path):
             if a == -2:
                 claim = True
             elif a == -1:
-                raise NoFit("acceptance cycle trail")
+                if not cycle_ok:
+                    raise NoFit("acceptance cycle trail")
             elif a >= 0:
                 moves.append((a, b, c))
     return claim, moves
@@ -70,9 +81,9 @@ STEP_RE = re.compile(r"^\s*(\d+):\s+proc\s+(\d+)\s+\([^)]*\)\s+\S+:(\d+)\s+\(sta
 TERM_RE = re.compile(r"^\s*(\d+):\s+proc\s+(\d+)\s+terminates")
 
 
-def replay(model_path, trail_path):
+def replay(model_path, trail_path, cycle_ok=False):
     """The trail's process steps as [(pid, line or 'die')], from `spin -t -p`."""
-    claim, moves = read_trail(trail_path)
+    claim, moves = read_trail(trail_path, cycle_ok)
     tmp = tempfile.mkdtemp(prefix="nr-oracle-")
     try:
         shutil.copy(model_path, os.path.join(tmp, "model.pml"))
@@ -222,6 +233,70 @@ def good_end(model, settled, s):
     return s in settled or model.valid_end(s)
 
 
+def finite_exists(model, g):
+    """Whether a settled or valid end state is reachable from the initial state
+    through states that are not bad, by steps that do not violate."""
+    settled = model.settled_states(g)
+    seen, todo = set(), [model.init]
+    while todo:
+        s = todo.pop()
+        if s in seen or model.bad(s):
+            continue
+        seen.add(s)
+        if good_end(model, settled, s):
+            return True
+        todo += [x.target for x in g[s] if x.target != VIOL]
+    return False
+
+
+def nearest_lasso(model, g, W, a, sa, plain=False, bound=INF):
+    """The least d(a, stem.loop) over successful lassos, with one attaining it:
+    (best, steps as ((x, s), ...), index of the loop's first step) or (bound,
+    None, None).  Straight from the definition: prefixes are stems (anchor None)
+    or a stem to an anchor s followed by part of a loop (anchor s); any step of a
+    stem at s may also be the loop's first step; a loop prefix back at its anchor
+    is a lasso.  A prefix's future depends on (anchor, state, row) only, so the
+    dominance pruning keys on (anchor, state)."""
+    n = len(a)
+    row0 = [i * W[2] for i in range(n + 1)]
+    best, best_run, best_loop = bound, None, None
+    seen = {}
+    level = [(None, model.init, row0, (), None)]  # anchor, state, row, run, loop start
+    length = 0
+    while level:
+        nxt = []
+        for anc, s, row, run, start in level:
+            if model.bad(s) or min(row) >= best:
+                continue
+            for x in g[s]:
+                t = x.target
+                if t == VIOL or model.bad(t):
+                    continue
+                new = extend(model, W, a, sa, row, x, s)
+                if min(new) >= best:
+                    continue
+                # the stem goes on (or the loop goes on); and a stem's step may open a loop
+                for anc2, start2 in ((anc, start), (s, len(run))) if anc is None else \
+                        ((anc, start),):
+                    if anc2 is not None and t == anc2 and new[n] < best:
+                        best, best_run, best_loop = new[n], run + ((x, s),), start2
+                    if not plain:
+                        kept = seen.setdefault((anc2, t), [])
+                        if any(all(r[i] <= new[i] for i in range(n + 1)) for r in kept):
+                            continue
+                        kept[:] = [r for r in kept if not all(new[i] <= r[i]
+                                                               for i in range(n + 1))]
+                        kept.append(new)
+                    nxt.append((anc2, t, new, run + ((x, s),), start2))
+        length += 1
+        if W[2] > 0 and length > n and W[2] * (length - n) >= best:
+            break
+        if W[2] == 0 and length > n + 2 * len(g) + 2:
+            break
+        level = nxt
+    return best, best_run, best_loop
+
+
 def nearest(model, g, W, a, sa, plain=False, bound=INF):
     """The least d(a, b) over successful runs b, with one b attaining it.  bound:
     the distance of a successful run known already (pancause's b, checked by
@@ -313,12 +388,20 @@ def main(argv):
         print(json.dumps({"none": "bad trail: %s" % e}))
         return 0 if check is None else compare_refusal(check, "trail")
     W = weights(wopt, model, sa, a_final)
-    ub = upper_bound(model, g, W, a, sa, model_path, check) if check and not plain else None
-    best, run = nearest(model, g, W, a, sa, plain, INF if ub is None else ub[0])
+    lasso = not finite_exists(model, g)
+    ub = upper_bound(model, g, W, a, sa, model_path, check, lasso) if check and not plain else None
+    bound = INF if ub is None else ub[0]
+    if lasso:
+        best, run, loop = nearest_lasso(model, g, W, a, sa, plain, bound)
+    else:
+        best, run = nearest(model, g, W, a, sa, plain, bound)
+        loop = None
     if ub is not None and run is None:
         best, run = ub  # nothing strictly nearer than pancause's b
     out = {"n": len(a), "wp": W[0], "wa": W[1], "wc": W[2], "nvars": len(model.kept),
-           "bounded_by_pancause": ub is not None}
+           "bounded_by_pancause": ub is not None, "lasso": lasso}
+    if loop is not None:
+        out["loop_step"] = loop + 1
     if run is None:
         out["none"] = "no successful run"
     else:
@@ -329,10 +412,40 @@ def main(argv):
         return 0
     if run is None:
         return compare_refusal(check, "successful")
-    return check_answer(model, g, W, a, sa, best, model_path, check)
+    return check_answer(model, g, W, a, sa, best, model_path, check, lasso)
 
 
-def upper_bound(model, g, W, a, sa, model_path, cjson):
+def pancause_b(model, g, model_path, c, lasso):
+    """pancause's good run from its JSON c, followed by the interpreter: (b, sb)
+    when it is a successful run under this file's reading (a lasso when there is
+    no finite successful run: the state before its loop_step-th step is its last
+    state; else it ends settled or in a valid end state), or a string saying why
+    it is none."""
+    trail = c.get("good_trail")
+    if not trail or not os.path.exists(trail):
+        return "no good trail file"
+    try:
+        b, sb, final = follow(model, g, replay(model_path, trail, cycle_ok=lasso),
+                              must_violate=False)
+    except (NoFit, PromelaError) as e:
+        return "good trail: %s" % e
+    cb = c.get("b", {})
+    if lasso:
+        k = cb.get("loop_step")
+        if not cb.get("lasso") or not isinstance(k, int) or not 1 <= k <= len(b):
+            return "no finite successful run exists, but pancause's b is no lasso (%s)" % cb
+        if sb[k - 1] != final:
+            return "the lasso's loop (from step %d) does not return to its first state" % k
+    else:
+        if cb.get("lasso"):
+            return "pancause gave a lasso, but a finite successful run exists"
+        if not good_end(model, model.settled_states(g), final):
+            return ("the good run ends in a state that is neither settled nor a valid "
+                    "end state")
+    return b, sb
+
+
+def upper_bound(model, g, W, a, sa, model_path, cjson, lasso=False):
     """(d(a, b), b) for pancause's good run b when this file's own reading says it
     is a successful run (replayed by SPIN, followed by the interpreter: never
     violates, ends settled or in a valid end state), else None.  Its distance by
@@ -342,14 +455,13 @@ def upper_bound(model, g, W, a, sa, model_path, cjson):
     the same b again and reports why when it is no successful run."""
     try:
         with open(cjson) as f:
-            trail = json.load(f).get("good_trail")
-        if not trail or not os.path.exists(trail):
-            return None
-        b, sb, final = follow(model, g, replay(model_path, trail), must_violate=False)
-    except (OSError, ValueError, NoFit, PromelaError):
+            c = json.load(f)
+    except (OSError, ValueError):
         return None
-    if not good_end(model, model.settled_states(g), final):
+    r = pancause_b(model, g, model_path, c, lasso)
+    if isinstance(r, str):
         return None
+    b, sb = r
     return distance(model, W, a, sa, b, sb), tuple(zip(b, sb))
 
 
@@ -367,7 +479,7 @@ def compare_refusal(cjson, what):
     return 0
 
 
-def check_answer(model, g, W, a, sa, best, model_path, cjson):
+def check_answer(model, g, W, a, sa, best, model_path, cjson, lasso=False):
     try:
         with open(cjson) as f:
             c = json.load(f)
@@ -377,29 +489,20 @@ def check_answer(model, g, W, a, sa, best, model_path, cjson):
     errors = []
     if c.get("distance") != best:
         errors.append("distance %s, reference %s" % (c.get("distance"), best))
-    trail = c.get("good_trail")
-    if not trail or not os.path.exists(trail):
-        errors.append("no good trail file")
+    r = pancause_b(model, g, model_path, c, lasso)
+    if isinstance(r, str):
+        errors.append(r)
     else:
-        try:
-            steps = replay(model_path, trail)
-            b, sb, final = follow(model, g, steps, must_violate=False)
-        except (NoFit, PromelaError) as e:
-            errors.append("good trail: %s" % e)
-        else:
-            settled = model.settled_states(g)
-            if not good_end(model, settled, final):
-                errors.append("the good run ends in a state that is neither settled nor a "
-                              "valid end state")
-            db = distance(model, W, a, sa, b, sb)
-            if db != c.get("distance"):
-                errors.append("d(a, b) of pancause's b is %s, pancause says %s" %
-                              (db, c.get("distance")))
-            pairs = [(p["step_a"] - 1, p["step_b"] - 1) for p in c.get("alignment", [])]
-            ac = alignment_cost(model, W, a, sa, b, sb, pairs)
-            if ac != c.get("distance"):
-                errors.append("pancause's alignment costs %s, its distance is %s" %
-                              (ac, c.get("distance")))
+        b, sb = r
+        db = distance(model, W, a, sa, b, sb)
+        if db != c.get("distance"):
+            errors.append("d(a, b) of pancause's b is %s, pancause says %s" %
+                          (db, c.get("distance")))
+        pairs = [(p["step_a"] - 1, p["step_b"] - 1) for p in c.get("alignment", [])]
+        ac = alignment_cost(model, W, a, sa, b, sb, pairs)
+        if ac != c.get("distance"):
+            errors.append("pancause's alignment costs %s, its distance is %s" %
+                          (ac, c.get("distance")))
     for e in errors:
         print("MISMATCH: " + e)
     return 1 if errors else 0

@@ -110,6 +110,33 @@ else
     bad "railway: stock pan wrote no trail"
 fi
 
+# 4b. a cyclic protocol without any finite successful run (abp-like, its fault at line
+#     49): b is a lasso, its loop marked in the JSON, the text and the trail (pan's
+#     -1:-1:-1, which spin -t replays as <<<<<START OF CYCLE>>>>>)
+stock abp
+near abp
+check_json "$work/abp/out.json" 'j["b"]["lasso"] is True and 1 <= j["b"]["loop_step"] <= len(j["b"]["steps"])'
+grep -q -- '-1:-1:-1' "$work/abp/good.trail" && ok || bad "abp: no cycle mark in the good trail"
+grep -q 'a lasso' "$work/abp/near.out" && grep -q '<- loop starts' "$work/abp/near.out" && ok ||
+    bad "abp: the text does not mark the loop"
+(cd "$work/abp" && spin -t -k good.trail -g -l -p abp.pml) >"$work/abp/replay.out" 2>&1
+grep -q 'START OF CYCLE' "$work/abp/replay.out" && ok || bad "abp: spin -t shows no cycle start"
+# the loop returns to where it starts: the values spin -t prints at the loop's start
+# and at the trail's end are the same (every global and local it prints)
+python3 - "$work/abp/replay.out" <<'PY' && ok || bad "abp: the loop does not come back to its start"
+import re, sys
+out = open(sys.argv[1]).read()
+head, _, loop = out.partition("START OF CYCLE")
+def last_values(text):
+    v = {}
+    for name, val in re.findall(r"^\s+(\w+(?:\(\d+\):\w+)?) = (\S+)$", text, re.M):
+        v[name] = val
+    return v
+a = last_values(head)
+b = last_values(loop.split("trail ends after")[0]) or a
+sys.exit(0 if loop and all(b.get(k, a[k]) == a[k] for k in a) else 1)
+PY
+
 # 5. the witness trails of ./pan -C --trails (one per cause), each explained
 (cd "$work/railway" && make -s -f "$root/Makefile" pan >/dev/null 2>&1 &&
     mkdir -p wit && ./pan -C --trails wit >wit.out 2>&1)
@@ -159,6 +186,8 @@ refused garbage "garbage.trail" "$work/minmax/minmax.pml" --trail "$work/garbage
 # bad options: exit 2 before any work
 "$pc" nearest "$work/minmax/minmax.pml" --weights 1,x >/dev/null 2>&1
 [ $? -ne 0 ] && ok || bad "--weights 1,x accepted"
+"$pc" nearest "$work/minmax/minmax.pml" --weights 1,2,3,4 >/dev/null 2>&1
+[ $? -eq 2 ] && ok || bad "--weights 1,2,3,4 not refused before any work (exit 2)"
 
 # BEEM's brp.1 (a copy): stock pan's trail (partial order reduction on) passes through
 # a state where an atomic sequence blocked on a rendezvous receive, reached after pan

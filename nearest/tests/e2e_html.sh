@@ -2,7 +2,9 @@
 # The --html page of pancause nearest in a real headless Chromium: the page must
 # render one lane row per aligned pair and per unaligned step, mark the changed
 # actions, deleted and inserted steps, and list every Δ with the slice highlighted,
-# as many of each as the JSON of the same run says.  The page's script writes what
+# as many of each as the JSON of the same run says, and a lasso's loop on b's lane
+# (every step of the loop barred, its first and last marked), and the marks of
+# --with-explain / --with-causes (explain's dots, pan -C's cause events) on a's lane.  The page's script writes what
 # the browser drew into <pre id="nr-summary">; this test reads it from the DOM
 # Chromium dumps.  A page with a row or a Δ taken out must fail the check.
 set -uo pipefail
@@ -31,7 +33,7 @@ browse() { # browse PAGE > DOM
 # check NAME PAGE JSON: what the browser drew is what the JSON says
 check() {
     browse "$2" >"$work/$1.dom"
-    python3 - "$work/$1.dom" "$3" "$1" <<'PY'
+    python3 - "$work/$1.dom" "$3" "$1" "${@:4}" <<'PY'
 import html, json, re, sys
 dom, j, name = open(sys.argv[1]).read(), json.load(open(sys.argv[2])), sys.argv[3]
 m = re.search(r'<pre id="nr-summary"[^>]*>(.*?)</pre>', dom, re.S)
@@ -43,6 +45,27 @@ c = j["counts"]
 want = {"rows": len(j["alignment"]) + c["deleted"] + c["inserted"],
         "aligned": len(j["alignment"]) - c["da"], "action": c["da"], "deleted": c["deleted"],
         "inserted": c["inserted"], "deltas": len(j["deltas"]), "slice": len(j["slice"])}
+b = j["b"]  # a lasso's loop: every b step from loop_step on barred, its ends marked
+lasso = bool(b.get("lasso"))
+want.update({"loop": len(b["steps"]) - b["loop_step"] + 1 if lasso else 0,
+             "loop_start": int(lasso), "loop_end": int(lasso)})
+# the other explanations (--with-explain/--with-causes): as many marks drawn on a's lane
+# as the page's own list holds, each in an a cell of the step it names
+mk = re.search(r'<script type="application/json" id="nr-marks">(.*?)</script>', dom, re.S)
+marks = json.loads(html.unescape(mk.group(1))) if mk else []
+want.update({"dots": sum(m["kind"] == "dot" for m in marks),
+             "causes": sum(m["kind"] == "cause" for m in marks)})
+for m in marks:
+    cell = re.search(r'<td class="step a[^"]*" data-step="%d">(.*?)</td>' % m["step"], dom, re.S)
+    if not cell or m["label"] not in cell.group(1):
+        sys.exit(f"{name}: mark {m} not drawn in a's step {m['step']}")
+if len(sys.argv) > 4:  # the tools' own outputs: every dot and every cause event is there
+    ex, cz = json.load(open(sys.argv[4])), json.load(open(sys.argv[5]))
+    if want["dots"] != len(ex["dots"]):
+        sys.exit(f"{name}: {want['dots']} dots marked, pancause explain has {len(ex['dots'])}")
+    events = sum(len(c["occurrences"]) for c in cz["causes"])
+    if want["causes"] != events or not marks:
+        sys.exit(f"{name}: {want['causes']} cause events marked, pan -C's causes have {events}")
 errors = [f"{k}: drew {got.get(k)}, want {v}" for k, v in want.items() if got.get(k) != v]
 if want["rows"] == 0 or want["deltas"] == 0:
     errors.append("nothing to draw: a useless test case")
@@ -63,6 +86,27 @@ run() { # run NAME MODEL: pancause nearest with --json and --html in $work/NAME/
 run minmax "$fix/minmax.pml"      # a changed action, a deleted and an inserted step
 run end "$fix/end.pml"            # an invalid end state
 run railway "$root/cases/railway/railway.pml" # a never claim
+run abp "$fix/abp.pml"            # a lasso: no finite successful run
+
+# every explanation on one counterexample: the railway's ltl trail with explain's red
+# dots and pan -C's causes (its statements are labelled), checked against the two
+# tools run on their own
+mkdir -p "$work/other" && cp "$root/cases/railway/railway.pml" "$work/other/"
+(cd "$work/other" && spin -a railway.pml >/dev/null && cc -O1 -w -o pan pan.c && ./pan >/dev/null 2>&1 &&
+    "$pc" explain railway.pml --json >explain.json 2>/dev/null &&
+    make -s -f "$root/Makefile" pan >/dev/null 2>&1 && ./pan -C --json causes.json >/dev/null 2>&1)
+"$pc" nearest "$work/other/railway.pml" --json "$work/other/out.json" --html "$work/other/out.html" \
+    --with-explain --with-causes >"$work/other/out" 2>&1 || bad "other: pancause nearest exit $?"
+grep -q 'explain dots and .* cause events marked' "$work/other/out" && ok || bad "other: marks not reported"
+check other "$work/other/out.html" "$work/other/out.json" "$work/other/explain.json" "$work/other/causes.json"
+# a page whose marks were not drawn fails: the drawing script taken out
+sed 's/if(mk)JSON.parse/if(0)JSON.parse/' "$work/other/out.html" >"$work/nomarks.html"
+before=$fail
+check nomarks "$work/nomarks.html" "$work/other/out.json" >/dev/null 2>&1
+if [ "$fail" -gt "$before" ]; then fail=$before; ok; else bad "a page with undrawn marks passed"; fi
+# without --html the marks have nowhere to go: refused before any work
+"$pc" nearest "$work/other/railway.pml" --with-explain >/dev/null 2>&1
+[ $? -eq 2 ] && ok || bad "--with-explain without --html not refused (exit 2)"
 
 # the check can fail: a page without its first deleted row, one without a Δ
 sed '0,/<tr class="row row-deleted/s//<tr class="gone/' "$work/minmax/out.html" >"$work/norow.html"

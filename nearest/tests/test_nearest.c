@@ -27,15 +27,18 @@ static const short SRC0[] = {0, 10, 11, 12, 13, 14, 15, 16};
 static const short *const SRC[] = {SRC0};
 static const int NSTATES[] = {8};
 /* pan.t's transitions: tid 1 and 2 at state 1 (two options), 3 at 2, 4 at 3 */
-static const nr_trans TRANS[] = {
-    {0, 1, 1, "x = 1"}, {0, 1, 2, "x = 2"}, {0, 2, 3, "y = x"}, {0, 3, 4, "assert((y==2))"}};
+static const nr_trans TRANS[] = {{0, 1, 1, "x = 1"},
+                                 {0, 1, 2, "x = 2"},
+                                 {0, 2, 3, "y = x"},
+                                 {0, 3, 4, "assert((y==2))"},
+                                 {0, 3, 5, "skip"}};
 
 static nr_model *model(void)
 {
     nr_model *m = nr_model_new();
     ck_assert_ptr_nonnull(m);
     ck_assert_int_eq(nr_model_procs(m, PROCS, 1, SRC, NSTATES), 0);
-    ck_assert_int_eq(nr_model_trans(m, TRANS, 4), 0);
+    ck_assert_int_eq(nr_model_trans(m, TRANS, 5), 0);
     return m;
 }
 
@@ -240,7 +243,11 @@ typedef struct {
     nr_context c;
 } chain;
 
-static void chain_build(chain *k, bool b_fails)
+/* b_fails: s4's move violates too (no successful run); CHAIN_LASSO: s4 also has a
+ * move "skip" (tid 5) back to itself, so s4 is never settled but b may loop there. */
+enum { CHAIN_LASSO = 2 };
+
+static void chain_build(chain *k, int b_fails)
 {
     memset(k, 0, sizeof *k);
     k->g = cc_graph_new(CC_G_MOVES);
@@ -262,6 +269,8 @@ static void chain_build(chain *k, bool b_fails)
         ck_assert_int_eq(cc_graph_move(k->g, k->s[E[e].from], E[e].to < 0 ? CC_SINK : k->s[E[e].to],
                                        CC_SILENT, false, 0, E[e].tid),
                          0);
+    if (b_fails == CHAIN_LASSO)
+        ck_assert_int_eq(cc_graph_move(k->g, k->s[4], k->s[4], CC_SILENT, false, 0, 5), 0);
     k->sf = cc_derive_flags(k->g);
     ck_assert_ptr_nonnull(k->sf);
     k->c = (nr_context){.model = "hand.pml", .claim_type = -1, .search = "dfs"};
@@ -388,6 +397,50 @@ START_TEST(no_successful_run)
 }
 END_TEST
 
+/* No finite successful run (s4's assert may fail, and every run reaches s4 or
+ * fails before), but b may loop at s4 for ever: the lasso s0 -x = 2-> s2 -y = x-> s4
+ * -skip-> s4, every step aligned with a's: Δα 1 + Δp 1 (x before step 2) + Δp 2 and
+ * Δα 1 (x, y; assert against skip before step 3) = 5; written as a trail with pan's
+ * cycle mark before the loop. */
+START_TEST(lasso_when_no_finite_run)
+{
+    chain k;
+    chain_build(&k, CHAIN_LASSO);
+    nr_path a;
+    u_err err = {{0}};
+    ck_assert_msg(!nr_follow(k.g, k.sf, k.m, k.trail, &k.c, &a, &err), "%s", err.msg);
+    nr_query q = {.g = k.g, .sf = k.sf, .m = k.m, .a = &a, .wp = 1, .wa = 1, .wc = 4};
+    nr_found f;
+    ck_assert_int_eq(nr_search(&q, &f), 0);
+    ck_assert(f.found && f.exact && f.lasso);
+    ck_assert_int_eq(f.distance, 5);
+    ck_assert_uint_eq(f.b.n, 3);
+    ck_assert_uint_eq(f.loop_step, 2);
+    ck_assert_uint_eq(f.loop_move, 2);
+    ck_assert_uint_eq(f.b.state[f.b.nmoves], f.b.state[f.loop_move]);
+    ck_assert_int_eq(nr_distance(k.m, a.step, a.n, f.b.step, f.b.n, 1, 1, 4, NULL), 5);
+    nr_deltas d = {0};
+    ck_assert_int_eq(nr_deltas_build(k.g, k.m, &a, &f, &k.c, &d), 0);
+    nr_options o = {.trail = k.trail};
+    nr_report r = {.m = k.m, .o = &o, .c = &k.c, .g = k.g, .a = &a, .f = &f, .d = &d};
+    char *t = nr_trail_text(&r);
+    ck_assert_str_eq(t, "1:0:2\n2:0:3\n-1:-1:-1\n3:0:5\n");
+    free(t);
+    /* a budget of one node: not exact, but still a lasso (completed round its loop) */
+    nr_found_free(&f);
+    q.budget = 1;
+    ck_assert_int_eq(nr_search(&q, &f), 0);
+    ck_assert(f.found && !f.exact && f.lasso);
+    ck_assert_uint_eq(f.b.state[f.b.nmoves], f.b.state[f.loop_move]);
+    ck_assert_int_ge(f.distance, 5);
+    ck_assert_int_le(f.lower, 5);
+    nr_deltas_free(&d);
+    nr_found_free(&f);
+    nr_path_free(&a);
+    chain_free(&k);
+}
+END_TEST
+
 /* Trails that do not fit: each refused with the file and line named. */
 START_TEST(bad_trails_name_file_and_line)
 {
@@ -416,6 +469,39 @@ START_TEST(bad_trails_name_file_and_line)
 }
 END_TEST
 
+/* --weights: exactly two or three fields of digits, each at most NR_WEIGHT_MAX.  The
+ * strtol parser this replaced accepted a fourth field, a trailing comma, a sign and
+ * leading spaces (found by fuzz/fz_weights.c's rule). */
+START_TEST(weights_are_two_or_three_plain_integers)
+{
+    long wp = -9, wa = -9, wc = -9;
+    ck_assert_int_eq(nr_parse_weights("1,1", &wp, &wa, &wc), 0);
+    ck_assert(wp == 1 && wa == 1 && wc == -1);
+    ck_assert_int_eq(nr_parse_weights("0,07,1000000", &wp, &wa, &wc), 0);
+    ck_assert(wp == 0 && wa == 7 && wc == 1000000);
+    const char *bad[] = {"1,2,3,4",
+                         "1,2,",
+                         "1,2,3,",
+                         " 1,2",
+                         "+1,2",
+                         "1, 2",
+                         "-1,2",
+                         "1",
+                         "1,,2",
+                         ",1,2",
+                         "",
+                         "1000001,1",
+                         "99999999999999999999,1",
+                         "1,2x"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        wp = wa = wc = -9;
+        ck_assert_msg(nr_parse_weights(bad[i], &wp, &wa, &wc) == -1, "accepted \"%s\"", bad[i]);
+        ck_assert(wp == -9 && wa == -9 && wc == -9);
+    }
+    ck_assert_int_eq(nr_parse_weights(NULL, &wp, &wa, &wc), -1);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("nearest");
@@ -426,7 +512,9 @@ int main(void)
     tcase_add_test(t, channel_contents_keep_message_boundaries);
     tcase_add_test(t, search_deltas_slice_and_trail);
     tcase_add_test(t, no_successful_run);
+    tcase_add_test(t, lasso_when_no_finite_run);
     tcase_add_test(t, bad_trails_name_file_and_line);
+    tcase_add_test(t, weights_are_two_or_three_plain_integers);
     suite_add_tcase(s, t);
     SRunner *r = srunner_create(s);
     srunner_run_all(r, CK_NORMAL);
