@@ -74,18 +74,26 @@ typedef struct {
     bool dead, queued;
 } conf;
 
-/* A configuration of a canonical R: R is an array of them sorted by (s, q). */
-typedef struct {
-    uint32_t s;
-    sg_ms q;
-    uint32_t qsize;
-} rconf;
+/* A configuration of a canonical R, s << 32 | q: R is an array of them, ascending,
+ * so by (s, q).  One word, so that sorting R is a radix sort of integers (sorting
+ * 20-byte structures through qsort's comparator was a fifth of bakery.4's time). */
+typedef uint64_t rconf;
+
+static uint32_t rc_s(rconf x)
+{
+    return (uint32_t)(x >> 32);
+}
+
+static sg_ms rc_q(rconf x)
+{
+    return (sg_ms)x;
+}
 
 /* sg_ms_add's results, cached per pass: a closure adds the same few events to the same
  * few Q over and over, and the subset graph's own step table is large enough (10^7
  * entries after krebs.2's history search) that each lookup there missed the cache:
  * 42% of krebs.2's analysis was that lookup.  Direct mapped, a power of two. */
-#define MS_CACHE 4096
+#define MS_CACHE 16384
 
 typedef struct {
     cc_ctx *c;
@@ -93,7 +101,8 @@ typedef struct {
     bool extras;
     uint32_t *mcount; /* per event type: its count in m */
     size_t nevents, nocc;
-    uint8_t *is_extra;   /* per event type: an extra at the automaton state at hand */
+    bitstr_t *xbits; /* per automaton state a row of xrow bytes: is_extra() */
+    size_t xrow;
     bitstr_t *viable;    /* viability rows (all_rows: one per automaton state), or NULL */
     bitstr_t *final_row; /* the final states' row */
     size_t row;          /* bytes per row */
@@ -107,10 +116,12 @@ typedef struct {
     /* solutions known at a final state (for pruning what strictly contains them) */
     sg_ms *sol;
     size_t nsol, solcap;
-    uint64_t ckey[MS_CACHE];
-    sg_ms cval[MS_CACHE];
+    uint64_t *ckey; /* MS_CACHE of each */
+    sg_ms *cval;
     /* the pass */
-    u_intern rs;   /* canonical R's (rconf arrays) */
+    u_intern rs; /* canonical R's (rconf arrays) */
+    rconf *tmp;  /* the radix sort's other half */
+    size_t tmpcap;
     u_map node_of; /* (X << 32 | R) -> pass node */
     cc_pass *out;
     rconf *ser; /* the canonical form being built */
@@ -136,13 +147,42 @@ static sg_ms ms_add(pass *p, sg_ms q, uint32_t e)
     return r;
 }
 
-/* is_extra = the event types that are extras at automaton state X: every
- * occurrence of them in m is in X's prefix (events outside m always are). */
-static void set_extras(pass *p, uint32_t X)
+/* Whether event type e is an extra at automaton state X: every occurrence of it in
+ * m is in X's prefix (events outside m always are). */
+static bool is_extra(const pass *p, uint32_t X, uint32_t e)
 {
-    sg_ms k = p->a->k[X];
-    for (uint32_t e = 0; e <= p->nevents; e++)
-        p->is_extra[e] = p->extras && count_in(p, k, e) == p->mcount[e];
+    return bit_test(p->xbits + (size_t)X * p->xrow, (int)e);
+}
+
+/* The rows of is_extra, once per automaton state: forward, since a state's row is its
+ * predecessor's plus the event read if that was the event's last occurrence in m
+ * (all predecessors agree: they share k).  Computing the row per closure from the
+ * multisets took a binary search per event type. */
+static int extra_rows(pass *p)
+{
+    const cc_oaut *a = p->a;
+    p->xrow = bitstr_size((int)p->nevents + 1);
+    p->xbits = calloc(a->nx * p->xrow + 1, 1);
+    uint8_t *done = calloc(a->nx + 1, 1);
+    if (!p->xbits || !done) {
+        free(done);
+        return -1;
+    }
+    for (uint32_t e = 0; p->extras && a->nx && e <= p->nevents; e++)
+        if (!p->mcount[e])
+            bit_set(p->xbits, (int)e);
+    for (uint32_t x = 0; p->extras && x < a->nx; x++)
+        for (uint32_t m = a->first[x]; m < a->first[x + 1]; m++) {
+            uint32_t x2 = a->mto[m], e = a->mev[m] - 1;
+            if (done[x2])
+                continue;
+            done[x2] = 1;
+            memcpy(p->xbits + (size_t)x2 * p->xrow, p->xbits + (size_t)x * p->xrow, p->xrow);
+            if (count_in(p, a->k[x2], e) == p->mcount[e])
+                bit_set(p->xbits + (size_t)x2 * p->xrow, (int)e);
+        }
+    free(done);
+    return 0;
 }
 
 static int enqueue(pass *p, uint32_t i)
@@ -242,7 +282,6 @@ static int close_set(pass *p, uint32_t X)
     const cc_graph *g = c->g;
     size_t level = sg_ms_size(c->sg, p->a->k[X]);
     bool final = p->a->final[X];
-    set_extras(p, X);
     for (size_t b = 0; b < p->nbuckets; b++) {
         for (size_t n = 0; n < p->nb[b]; n++) {
             uint32_t i = p->bucket[b][n];
@@ -264,7 +303,7 @@ static int close_set(pass *p, uint32_t X)
                 int rc = 0;
                 if (ev == CC_SILENT)
                     rc = insert(p, X, g->to[e], x.q, x.qsize);
-                else if (p->is_extra[ev - 1]) {
+                else if (is_extra(p, X, ev - 1)) {
                     sg_ms q2 = ms_add(p, x.q, ev - 1);
                     if (q2 == SG_INVALID)
                         return -1;
@@ -281,18 +320,42 @@ static int close_set(pass *p, uint32_t X)
 
 /* ---- canonical R ---- */
 
-static int cmp_conf(const void *x, const void *y)
-{
-    const conf *a = x, *b = y;
-    if (a->s != b->s)
-        return a->s < b->s ? -1 : 1;
-    return (a->q > b->q) - (a->q < b->q);
-}
-
 static int cmp_u64(const void *x, const void *y)
 {
     uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
     return (a > b) - (a < b);
+}
+
+/* v[0..n) ascending: least significant byte first, only over the bytes in which
+ * the keys differ (few: the states and multisets of one R are close together);
+ * insertion sort for few keys. */
+static void sort_keys(rconf *v, rconf *tmp, size_t n)
+{
+    if (n <= 24) {
+        for (size_t i = 1; i < n; i++) {
+            rconf x = v[i];
+            size_t j = i;
+            for (; j > 0 && v[j - 1] > x; j--)
+                v[j] = v[j - 1];
+            v[j] = x;
+        }
+        return;
+    }
+    rconf diff = 0;
+    for (size_t i = 1; i < n; i++)
+        diff |= v[i] ^ v[0];
+    for (unsigned sh = 0; sh < 64; sh += 8) {
+        if (!((diff >> sh) & 0xff))
+            continue;
+        uint32_t cnt[257] = {0};
+        for (size_t i = 0; i < n; i++)
+            cnt[((v[i] >> sh) & 0xff) + 1]++;
+        for (size_t d = 1; d <= 256; d++)
+            cnt[d] += cnt[d - 1];
+        for (size_t i = 0; i < n; i++)
+            tmp[cnt[(v[i] >> sh) & 0xff]++] = v[i];
+        memcpy(v, tmp, n * sizeof *v);
+    }
 }
 
 /* The working set's live configurations as a canonical R id. */
@@ -301,19 +364,23 @@ static uint32_t canonical(pass *p)
     size_t live = 0;
     for (size_t i = 0; i < p->ncf; i++)
         if (!p->cf[i].dead)
-            p->cf[live++] = p->cf[i];
-    p->ncf = live;
-    if (live > 1)
-        qsort(p->cf, live, sizeof *p->cf, cmp_conf);
+            live++;
     if (live > p->sercap) {
         rconf *v = realloc(p->ser, live * sizeof *v);
-        if (!v)
+        if (v)
+            p->ser = v;
+        rconf *t = realloc(p->tmp, live * sizeof *t);
+        if (t)
+            p->tmp = t;
+        if (!v || !t)
             return U_INVALID;
-        p->ser = v;
         p->sercap = live;
     }
-    for (size_t i = 0; i < live; i++)
-        p->ser[i] = (rconf){p->cf[i].s, p->cf[i].q, p->cf[i].qsize};
+    live = 0;
+    for (size_t i = 0; i < p->ncf; i++)
+        if (!p->cf[i].dead)
+            p->ser[live++] = (rconf)p->cf[i].s << 32 | p->cf[i].q;
+    sort_keys(p->ser, p->tmp, live);
     bool fresh;
     return u_intern_put(&p->rs, p->ser, live * sizeof *p->ser, &fresh);
 }
@@ -327,15 +394,16 @@ static const rconf *r_confs(const pass *p, uint32_t r, uint32_t *nconf)
 /* The index of (s, q) in R's sorted array, U_INVALID when it is not there. */
 static uint32_t r_find(const rconf *v, uint32_t n, uint32_t s, sg_ms q)
 {
+    rconf key = (rconf)s << 32 | q;
     uint32_t lo = 0, hi = n;
     while (lo < hi) {
         uint32_t mid = lo + (hi - lo) / 2;
-        if (v[mid].s < s || (v[mid].s == s && v[mid].q < q))
+        if (v[mid] < key)
             lo = mid + 1;
         else
             hi = mid;
     }
-    return lo < n && v[lo].s == s && v[lo].q == q ? lo : U_INVALID;
+    return lo < n && v[lo] == key ? lo : U_INVALID;
 }
 
 /* ---- the pass's nodes ---- */
@@ -399,9 +467,10 @@ static int step(pass *p, uint32_t i, uint32_t ev, uint32_t X2, uint32_t *to)
     reset_closure(p);
     int rc = 0;
     for (uint32_t k = 0; k < nconf && !rc; k++)
-        for (uint32_t ed = cc_first(g, v[k].s); ed != CC_NONE && !rc; ed = cc_next(g, ed))
+        for (uint32_t ed = cc_first(g, rc_s(v[k])); ed != CC_NONE && !rc; ed = cc_next(g, ed))
             if ((g->ev[ed] & CC_EV_MASK) == ev && g->to[ed] != CC_SINK)
-                rc = insert(p, X2, g->to[ed], v[k].q, v[k].qsize);
+                rc = insert(p, X2, g->to[ed], rc_q(v[k]),
+                            (uint32_t)sg_ms_size(p->c->sg, rc_q(v[k])));
     if (!rc)
         rc = close_set(p, X2);
     uint32_t r = rc ? U_INVALID : canonical(p);
@@ -530,8 +599,8 @@ static size_t solutions(const pass *p, const rconf *v, uint32_t nconf, uint32_t 
     size_t n = 0;
     *ambiguous = false;
     for (uint32_t k = 0; k < nconf; k++)
-        if (cc_settled(p->c, v[k].s)) {
-            if (v[k].q)
+        if (cc_settled(p->c, rc_s(v[k]))) {
+            if (rc_q(v[k]))
                 idx[n++] = k;
             else
                 *ambiguous = true;
@@ -540,7 +609,7 @@ static size_t solutions(const pass *p, const rconf *v, uint32_t nconf, uint32_t 
     for (size_t i = 0; i < n; i++) {
         bool minimal = true;
         for (size_t j = 0; j < n && minimal; j++)
-            minimal = !sg_ms_subset(p->c->sg, v[idx[j]].q, v[idx[i]].q);
+            minimal = !sg_ms_subset(p->c->sg, rc_q(v[idx[j]]), rc_q(v[idx[i]]));
         if (minimal)
             idx[w++] = idx[i];
     }
@@ -561,12 +630,12 @@ static int evaluate(pass *p, uint32_t i)
     for (size_t j = 0; j < n && !rc; j++) {
         bool known = false;
         for (size_t t = 0; t < p->out->nminq && !known; t++)
-            known = p->out->minq[t] == v[idx[j]].q;
+            known = p->out->minq[t] == rc_q(v[idx[j]]);
         if (!known) {
             if (U_GROW(p->out->minq, p->out->minqcap, p->out->nminq))
                 rc = -1;
             else
-                p->out->minq[p->out->nminq++] = v[idx[j]].q;
+                p->out->minq[p->out->nminq++] = rc_q(v[idx[j]]);
         }
     }
     free(idx);
@@ -584,10 +653,13 @@ static void pass_free(pass *p)
     free(p->bcap);
     free(p->sol);
     free(p->mcount);
-    free(p->is_extra);
+    free(p->xbits);
+    free(p->ckey);
+    free(p->cval);
     free(p->viable);
     free(p->final_row);
     free(p->ser);
+    free(p->tmp);
     u_intern_free(&p->rs);
     u_map_free(&p->node_of);
 }
@@ -602,19 +674,20 @@ static int run_pass(pass *p, cc_ctx *c, const cc_oaut *a, size_t nevents, bool e
     p->extras = extras;
     p->out = out;
     p->nevents = nevents;
+    p->ckey = malloc(MS_CACHE * sizeof *p->ckey);
+    p->cval = malloc(MS_CACHE * sizeof *p->cval);
+    p->mcount = calloc(nevents + 1, sizeof *p->mcount);
+    p->head = cc_heads(c);
+    if (!p->ckey || !p->cval || !p->mcount || !p->head)
+        return -1;
     for (size_t h = 0; h < MS_CACHE; h++)
         p->ckey[h] = UINT64_MAX;
-    p->mcount = calloc(nevents + 1, sizeof *p->mcount);
-    p->is_extra = calloc(nevents + 1, 1);
-    p->head = cc_heads(c);
-    if (!p->mcount || !p->is_extra || !p->head)
-        return -1;
     for (uint32_t e = 0; e < nevents; e++) {
         p->mcount[e] = sg_ms_count(c->sg, a->m, e);
         p->nocc += p->mcount[e];
     }
     out->nocc = p->nocc;
-    int rc = viability(p);
+    int rc = extra_rows(p) ? -1 : viability(p);
     /* the start: the root, closed at gap 0 */
     uint32_t r = U_INVALID;
     if (!rc && a->nx) {
@@ -789,19 +862,18 @@ static int lnode_build(lpass *l, uint32_t i)
     if (!x->u || !x->ifirst)
         return -1;
     for (uint32_t k = 0; k < n; k++)
-        if (v[k].q && useful(l, v[k].q))
+        if (rc_q(v[k]) && useful(l, rc_q(v[k])))
             x->u[x->nu++] = k;
-    set_extras(p, X);
     uint64_t gap = level;
     size_t fcap = 0, icap = 0, ni = 0;
     for (uint32_t k = 0; k < n; k++) { /* fresh extras from the Q = {} configurations */
-        if (v[k].q)
+        if (rc_q(v[k]))
             continue;
         if (!cc_tick(c, level))
             return 1;
-        for (uint32_t e = cc_first(g, v[k].s); e != CC_NONE; e = cc_next(g, e)) {
+        for (uint32_t e = cc_first(g, rc_s(v[k])); e != CC_NONE; e = cc_next(g, e)) {
             uint32_t ev = g->ev[e] & CC_EV_MASK;
-            if (g->to[e] == CC_SINK || ev == CC_SILENT || !p->is_extra[ev - 1])
+            if (g->to[e] == CC_SINK || ev == CC_SILENT || !is_extra(p, X, ev - 1))
                 continue;
             sg_ms q2 = ms_add(p, 0, ev - 1);
             if (q2 == SG_INVALID)
@@ -817,15 +889,17 @@ static int lnode_build(lpass *l, uint32_t i)
         if (!cc_tick(c, level))
             return 1;
         rconf y = v[x->u[a]];
-        for (uint32_t e = cc_first(g, y.s); e != CC_NONE; e = cc_next(g, e)) {
+        uint32_t ys = rc_s(y);
+        sg_ms yq = rc_q(y);
+        for (uint32_t e = cc_first(g, ys); e != CC_NONE; e = cc_next(g, e)) {
             uint32_t ev = g->ev[e] & CC_EV_MASK, j = U_INVALID;
             uint64_t lb = 0;
             if (g->to[e] == CC_SINK)
                 continue;
             if (ev == CC_SILENT)
-                j = u_of(x, v, n, g->to[e], y.q);
-            else if (p->is_extra[ev - 1]) {
-                sg_ms q2 = ms_add(p, y.q, ev - 1);
+                j = u_of(x, v, n, g->to[e], yq);
+            else if (is_extra(p, X, ev - 1)) {
+                sg_ms q2 = ms_add(p, yq, ev - 1);
                 if (q2 == SG_INVALID)
                     return -1;
                 j = useful(l, q2) ? u_of(x, v, n, g->to[e], q2) : U_INVALID;
@@ -869,11 +943,12 @@ static int ledge_build(lpass *l, uint32_t i, uint32_t ed)
     for (uint32_t k = 0; k < a->nu; k++) {
         if (!cc_tick(l->p->c, sg_ms_size(l->p->c->sg, l->p->a->k[l->in->node[i].x])))
             return 1;
-        rconf x = v1[a->u[k]];
-        for (uint32_t e = cc_first(g, x.s); e != CC_NONE; e = cc_next(g, e)) {
+        uint32_t xs = rc_s(v1[a->u[k]]);
+        sg_ms xq = rc_q(v1[a->u[k]]);
+        for (uint32_t e = cc_first(g, xs); e != CC_NONE; e = cc_next(g, e)) {
             if ((g->ev[e] & CC_EV_MASK) != ev || g->to[e] == CC_SINK)
                 continue;
-            uint32_t t = u_of(b, v2, n2, g->to[e], x.q);
+            uint32_t t = u_of(b, v2, n2, g->to[e], xq);
             if (t != U_INVALID && lmove_add(&y->mv, &y->n, &cap, (lmove){k, t, 0}))
                 return -1;
         }

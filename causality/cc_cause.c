@@ -76,6 +76,7 @@ typedef struct {
     uint32_t *types, ntypes; /* m's event types, numbered compactly */
     uint32_t *tcnt;          /* per compact type: a count (violations) */
     int *best;               /* the OC1 table (violations) */
+    uint32_t *xstamp, xgen;  /* per automaton state: the violations() call that counted it */
 } asm_t;
 
 /* ---- the refined pass for one final node ---- */
@@ -338,7 +339,10 @@ static void witness(const asm_t *s, const refined *r, uint32_t *w)
 /* Adds to viol: y precedes x on some order through the marked refined nodes iff
  * some marked node has y among its prefix's occurrences and not x.  Per pair of m's
  * event types (e, f) and count a of e, best = the most f among marked nodes with a
- * of e; then viol((e, i), (f, j)) iff some a < i has best >= j. */
+ * of e; then viol((e, i), (f, j)) iff some a < i has best >= j.  A node's prefix
+ * multiset is its automaton state's, so each automaton state is counted once
+ * however many refined nodes share it (bakery.4: many, split by labels and
+ * boundary occurrences; this loop was a tenth of its run). */
 static void violations(asm_t *s, const refined *r, bool *viol)
 {
     size_t n = s->n, nt = s->ntypes;
@@ -346,10 +350,15 @@ static void violations(asm_t *s, const refined *r, bool *viol)
     for (size_t i = 0; i < nt * nt * (n + 1); i++)
         best[i] = -1;
     uint32_t *cnt = s->tcnt;
+    s->xgen++;
     for (size_t i = 0; i < r->n; i++) {
         if (!r->mark[i])
             continue;
-        sg_ms k = s->a->k[s->p->node[r->v[i].node].x];
+        uint32_t x = s->p->node[r->v[i].node].x;
+        if (s->xstamp[x] == s->xgen)
+            continue;
+        s->xstamp[x] = s->xgen;
+        sg_ms k = s->a->k[x];
         for (size_t e = 0; e < nt; e++)
             cnt[e] = sg_ms_count(s->c->sg, k, s->types[e]);
         for (size_t e = 0; e < nt; e++)
@@ -627,7 +636,8 @@ static int layout(asm_t *s, sg_ms m)
             s->types[s->ntypes++] = e;
     }
     s->best = malloc(((size_t)s->ntypes * s->ntypes * (s->n + 1) + 1) * sizeof *s->best);
-    return s->best ? 0 : -1;
+    s->xstamp = calloc(s->a->nx + 1, sizeof *s->xstamp);
+    return s->best && s->xstamp ? 0 : -1;
 }
 
 /* The AC2(2) pass over m's orders with a share of what is left of the phase's
@@ -691,6 +701,7 @@ static int causes_of(cc_ctx *c, sg_ms m, size_t nevents, size_t *cap, size_t lef
     free(s.types);
     free(s.tcnt);
     free(s.best);
+    free(s.xstamp);
     free(s.from);
     free(s.rnext);
     free(s.rhead);
