@@ -45,7 +45,11 @@
  * The work is split in two passes ("pass 2: labels" below says why that is exact):
  * pass 1 closes the configurations (s, Q) without labels and finds the Q minimal at
  * some final node; pass 2 walks pass 1's nodes again and computes only the labels,
- * on the few configurations whose Q lies inside such a minimal Q.
+ * on the few configurations whose Q lies inside such a minimal Q and can still
+ * reach one.  Pass 1 itself runs in rounds ("rounds of pass 1"): a cheap pass finds
+ * candidate minimal Q's, a second drops every Q strictly beyond a candidate and is
+ * kept when a check over its graph proves that nothing dropped could have been a
+ * minimal solution; otherwise the full pass runs.
  *
  * Invariants: a label is CC_LABEL_BIT | event << 32 | gap, 0 <= gap <= |m|; pass 1's
  * canonical R is its configurations sorted by (s, Q), so equal sets intern to one id;
@@ -118,10 +122,18 @@ typedef struct {
     size_t nsol, solcap;
     uint64_t *ckey; /* MS_CACHE of each */
     sg_ms *cval;
+    /* rounds (cc_ac22_pass): round 1 drops every Q beyond `bound`; round 2 drops a Q
+     * strictly beyond one of `cand` and notes where, for verify() */
+    uint32_t bound;
+    const sg_ms *cand;
+    size_t ncand;
+    rconf *drop; /* round 2: node << 32 | Q dropped (the closure's own: Q alone) */
+    size_t ndrop, dropcap, drop0;
+    uint8_t *fmask; /* per final node: which minq are its minimal solutions */
+    size_t fmaskcap;
     /* the pass */
-    u_intern rs; /* canonical R's (rconf arrays) */
-    rconf *tmp;  /* the radix sort's other half */
-    size_t tmpcap;
+    u_intern rs;   /* canonical R's (rconf arrays) */
+    rconf *tmp;    /* the radix sort's other half (sercap too) */
     u_map node_of; /* (X << 32 | R) -> pass node */
     cc_pass *out;
     rconf *ser; /* the canonical form being built */
@@ -235,12 +247,29 @@ static bool beyond_solution(const pass *p, sg_ms q)
     return false;
 }
 
+/* q strictly beyond a candidate (round 2). */
+static bool beyond_candidate(const pass *p, sg_ms q, uint32_t qsize)
+{
+    for (size_t i = 0; i < p->ncand; i++)
+        if (sg_ms_size(p->c->sg, p->cand[i]) < qsize && sg_ms_subset(p->c->sg, p->cand[i], q))
+            return true;
+    return false;
+}
+
 /* Puts (s, q) into the working set, keeping it an antichain per state. */
 static int insert(pass *p, uint32_t X, uint32_t s, sg_ms q, uint32_t qsize)
 {
     cc_ctx *c = p->c;
     if (cc_bad(c, s) || !viable(p, X, s) || (p->nsol && beyond_solution(p, q)))
         return 0;
+    if (q && p->bound && qsize > p->bound)
+        return 0;
+    if (q && p->ncand && beyond_candidate(p, q, qsize)) {
+        if (U_GROW(p->drop, p->dropcap, p->ndrop))
+            return -1;
+        p->drop[p->ndrop++] = q;
+        return 0;
+    }
     uint32_t h = p->head[s];
     for (uint32_t j = h; j != U_INVALID; j = p->cf[j].next_at)
         if (p->cf[j].q == q)
@@ -271,6 +300,7 @@ static void reset_closure(pass *p)
     for (size_t b = 0; b < p->nbuckets; b++)
         p->nb[b] = 0;
     p->nsol = 0;
+    p->drop0 = p->ndrop;
 }
 
 /* Closes the working set at automaton state X under silent and extra moves (extras
@@ -406,6 +436,25 @@ static uint32_t r_find(const rconf *v, uint32_t n, uint32_t s, sg_ms q)
     return lo < n && v[lo] == key ? lo : U_INVALID;
 }
 
+/* Round 2: the Q's the closure dropped, made distinct and noted against the node
+ * it made (node << 32 | Q). */
+static int note_drops(pass *p, uint32_t node)
+{
+    size_t n = p->ndrop - p->drop0, w = 0;
+    rconf *v = p->drop + p->drop0, *tmp = n > 24 ? malloc(n * sizeof *tmp) : NULL;
+    if (n > 24 && !tmp)
+        return -1;
+    sort_keys(v, tmp, n);
+    free(tmp);
+    for (size_t i = 0; i < n; i++)
+        if (!w || v[w - 1] != v[i])
+            v[w++] = v[i];
+    for (size_t i = 0; i < w; i++)
+        v[i] |= (rconf)node << 32;
+    p->ndrop = p->drop0 = p->drop0 + w;
+    return 0;
+}
+
 /* ---- the pass's nodes ---- */
 
 static uint32_t new_node(cc_pass *o, uint32_t X, uint32_t r)
@@ -477,7 +526,7 @@ static int step(pass *p, uint32_t i, uint32_t ev, uint32_t X2, uint32_t *to)
     if (r == U_INVALID)
         return rc ? rc : -1;
     *to = pass_node(p, X2, r, count);
-    return *to == U_INVALID ? -1 : 0;
+    return *to == U_INVALID || note_drops(p, *to) ? -1 : 0;
 }
 /* ---- viability rows ---- */
 
@@ -616,6 +665,11 @@ static size_t solutions(const pass *p, const rconf *v, uint32_t nconf, uint32_t 
     return w;
 }
 
+/* verify() represents the minimal solutions of a final node as a bit mask over the
+ * pass's minimal Q's and the finals a node reaches as a set of masks in one word:
+ * so it verifies passes with at most 6 minimal Q's (BEEM's have 1 or 2). */
+#define VERIFY_MINQ 6
+
 /* Evaluates the final node i of pass 1: ambiguity, and the minimal Q's for pass 2. */
 static int evaluate(pass *p, uint32_t i)
 {
@@ -625,18 +679,21 @@ static int evaluate(pass *p, uint32_t i)
     uint32_t *idx = malloc((nconf + 1) * sizeof *idx);
     if (!idx)
         return -1;
-    size_t n = solutions(p, v, nconf, idx, &nd->ambiguous);
-    int rc = 0;
+    size_t n = solutions(p, v, nconf, idx, &nd->ambiguous), t;
+    int rc = U_GROW(p->fmask, p->fmaskcap, i);
+    if (!rc)
+        p->fmask[i] = 0;
     for (size_t j = 0; j < n && !rc; j++) {
-        bool known = false;
-        for (size_t t = 0; t < p->out->nminq && !known; t++)
-            known = p->out->minq[t] == rc_q(v[idx[j]]);
-        if (!known) {
+        for (t = 0; t < p->out->nminq && p->out->minq[t] != rc_q(v[idx[j]]); t++)
+            ;
+        if (t == p->out->nminq) {
             if (U_GROW(p->out->minq, p->out->minqcap, p->out->nminq))
                 rc = -1;
             else
                 p->out->minq[p->out->nminq++] = rc_q(v[idx[j]]);
         }
+        if (t < VERIFY_MINQ)
+            p->fmask[i] |= (uint8_t)(1u << t);
     }
     free(idx);
     return rc;
@@ -656,6 +713,8 @@ static void pass_free(pass *p)
     free(p->xbits);
     free(p->ckey);
     free(p->cval);
+    free(p->drop);
+    free(p->fmask);
     free(p->viable);
     free(p->final_row);
     free(p->ser);
@@ -664,11 +723,30 @@ static void pass_free(pass *p)
     u_map_free(&p->node_of);
 }
 
-/* Pass 1 into *out; p keeps its canonical R's for pass 2 (pass_free). */
-static int run_pass(pass *p, cc_ctx *c, const cc_oaut *a, size_t nevents, bool extras, cc_pass *out)
+/* Moves the per-automaton-state rows (extras, viability) from one pass to another:
+ * they depend only on the graph and the automaton, so the rounds compute them once
+ * (a viability row is a backward pass over the whole graph). */
+static void rows_move(pass *to, pass *from)
+{
+    to->xbits = from->xbits;
+    to->xrow = from->xrow;
+    to->viable = from->viable;
+    to->final_row = from->final_row;
+    to->row = from->row;
+    to->all_rows = from->all_rows;
+    from->xbits = from->viable = from->final_row = NULL;
+}
+
+/* Pass 1 into *out; p keeps its canonical R's for pass 2 (pass_free).  The rows are
+ * taken from *rows when it has them. */
+static int run_pass(pass *p, cc_ctx *c, const cc_oaut *a, size_t nevents, bool extras,
+                    uint32_t bound, const sg_ms *cand, size_t ncand, pass *rows, cc_pass *out)
 {
     memset(out, 0, sizeof *out);
     memset(p, 0, sizeof *p);
+    p->bound = bound;
+    p->cand = cand;
+    p->ncand = ncand;
     p->c = c;
     p->a = a;
     p->extras = extras;
@@ -687,14 +765,18 @@ static int run_pass(pass *p, cc_ctx *c, const cc_oaut *a, size_t nevents, bool e
         p->nocc += p->mcount[e];
     }
     out->nocc = p->nocc;
-    int rc = extra_rows(p) ? -1 : viability(p);
+    int rc = 0;
+    if (rows->xbits)
+        rows_move(p, rows);
+    else
+        rc = extra_rows(p) ? -1 : viability(p);
     /* the start: the root, closed at gap 0 */
     uint32_t r = U_INVALID;
     if (!rc && a->nx) {
         reset_closure(p);
         rc = insert(p, 0, c->g->root, 0, 0) || close_set(p, 0);
         r = rc ? U_INVALID : canonical(p);
-        if (!rc && (r == U_INVALID || pass_node(p, 0, r, 1) == U_INVALID))
+        if (!rc && (r == U_INVALID || pass_node(p, 0, r, 1) == U_INVALID || note_drops(p, 0)))
             rc = -1;
     }
     /* nodes are made in order of their automaton state, which is by level, so one
@@ -774,6 +856,7 @@ typedef struct {
     uint32_t *sol;    /* final: the minimal solutions among u */
     size_t nsol;
     bool ambiguous;
+    uint8_t *rel; /* per u: some path of moves leads on to a minimal solution */
 } lnode;
 
 typedef struct {
@@ -1022,6 +1105,8 @@ static int lclose(lpass *l, uint32_t j, const uint64_t *from, uint32_t ed, uint3
                 pos += 1 + from[pos];
                 k++;
             }
+            if (!x->rel[y->mv[m].to])
+                continue;
             labset *d = &l->set[y->mv[m].to];
             grew = false;
             if (lab_union(d, from + pos + 1, from[pos], 0, &grew))
@@ -1033,6 +1118,8 @@ static int lclose(lpass *l, uint32_t j, const uint64_t *from, uint32_t ed, uint3
         }
     }
     for (size_t m = 0; m < x->nfresh; m++) {
+        if (!x->rel[x->fresh[m].to])
+            continue;
         labset *d = &l->set[x->fresh[m].to];
         grew = false;
         if (lab_union(d, NULL, 0, x->fresh[m].lab, &grew))
@@ -1048,6 +1135,8 @@ static int lclose(lpass *l, uint32_t j, const uint64_t *from, uint32_t ed, uint3
         if (!cc_tick(c, level))
             return 1;
         for (uint32_t m = x->ifirst[a]; m < x->ifirst[a + 1]; m++) {
+            if (!x->rel[x->inner[m].to])
+                continue;
             labset *d = &l->set[x->inner[m].to];
             grew = false;
             if (lab_union(d, l->set[a].v, l->set[a].n, x->inner[m].lab, &grew))
@@ -1127,6 +1216,7 @@ static void lpass_free(lpass *l)
         free(l->ln[i].inner);
         free(l->ln[i].ifirst);
         free(l->ln[i].sol);
+        free(l->ln[i].rel);
     }
     for (size_t e = 0; l->le && e < l->in->ne; e++)
         free(l->le[e].mv);
@@ -1142,6 +1232,82 @@ static void lpass_free(lpass *l)
     u_map_free(&l->node_of);
 }
 
+/* rel: the useful configurations from which labels can still flow into a minimal
+ * solution of a final node, backward over the moves among useful configurations
+ * (within a node and along pass 1's edges).  Labels of the others never count, but
+ * carried they split pass 2's nodes: bakery.4's multisets had 10^5 label nodes
+ * over 10^3 to 10^4 pass 1 nodes, most of them told apart by labels that did not
+ * reach a solution.  Builds every node's and edge's moves first. */
+static int relevance(lpass *l)
+{
+    const cc_pass *in = l->in;
+    size_t *base = malloc((in->n + 1) * sizeof *base), nall = 0, nmv = 0, cap = 0, k = 0;
+    uint64_t *mv = NULL; /* to << 32 | from, over all useful configurations */
+    uint32_t *work = NULL;
+    int rc = base ? 0 : -1;
+    for (uint32_t i = 0; !rc && i < in->n; i++) {
+        rc = lnode_build(l, i);
+        for (uint32_t e = in->node[i].out; e != CC_NONE && !rc; e = in->edge[e].next)
+            rc = lnode_build(l, in->edge[e].to) || ledge_build(l, i, e);
+    }
+    for (uint32_t i = 0; !rc && i < in->n; i++) {
+        base[i] = nall;
+        nall += l->ln[i].nu;
+        if (!(l->ln[i].rel = calloc(l->ln[i].nu + 1, 1)))
+            rc = -1;
+    }
+    for (uint32_t i = 0; !rc && i < in->n; i++) {
+        const lnode *x = &l->ln[i];
+        for (uint32_t a = 0; a < x->nu && !rc; a++)
+            for (uint32_t m = x->ifirst[a]; m < x->ifirst[a + 1] && !rc; m++)
+                if (!(rc = U_GROW(mv, cap, nmv)))
+                    mv[nmv++] = (uint64_t)(base[i] + x->inner[m].to) << 32 | (base[i] + a);
+        for (uint32_t e = in->node[i].out; e != CC_NONE && !rc; e = in->edge[e].next)
+            for (size_t m = 0; m < l->le[e].n && !rc; m++)
+                if (!(rc = U_GROW(mv, cap, nmv)))
+                    mv[nmv++] = (uint64_t)(base[in->edge[e].to] + l->le[e].mv[m].to) << 32 |
+                                (base[i] + l->le[e].mv[m].from);
+    }
+    uint64_t *tmp = rc ? NULL : malloc((nmv + 1) * sizeof *tmp);
+    size_t *first = rc ? NULL : calloc(nall + 2, sizeof *first);
+    uint32_t *owner = rc ? NULL : malloc((nall + 1) * sizeof *owner);
+    work = rc ? NULL : malloc((nall + 1) * sizeof *work);
+    if (!rc && (!tmp || !first || !owner || !work))
+        rc = -1;
+    if (!rc) {
+        sort_keys(mv, tmp, nmv); /* by target: the moves into each, for the walk back */
+        for (size_t m = 0; m < nmv; m++)
+            first[(mv[m] >> 32) + 1]++;
+        for (size_t t = 1; t <= nall + 1; t++)
+            first[t] += first[t - 1];
+        for (uint32_t i = 0; i < in->n; i++)
+            for (uint32_t a = 0; a < l->ln[i].nu; a++)
+                owner[base[i] + a] = i;
+        for (uint32_t i = 0; i < in->n; i++) /* the minimal solutions of final nodes */
+            for (size_t t = 0; t < l->ln[i].nsol; t++) {
+                l->ln[i].rel[l->ln[i].sol[t]] = 1;
+                work[k++] = (uint32_t)(base[i] + l->ln[i].sol[t]);
+            }
+        while (k) {
+            uint32_t t = work[--k];
+            for (size_t m = first[t]; m < first[t + 1]; m++) {
+                uint32_t f = (uint32_t)mv[m], o = owner[f];
+                if (!l->ln[o].rel[f - base[o]]) {
+                    l->ln[o].rel[f - base[o]] = 1;
+                    work[k++] = f;
+                }
+            }
+        }
+    }
+    free(base);
+    free(mv);
+    free(tmp);
+    free(first);
+    free(owner);
+    free(work);
+    return rc;
+}
+
 static int label_pass(pass *p, const cc_pass *in, cc_pass *out)
 {
     memset(out, 0, sizeof *out);
@@ -1153,6 +1319,8 @@ static int label_pass(pass *p, const cc_pass *in, cc_pass *out)
     size_t mvcap = 0;
     int rc = l.ln && l.le ? 0 : -1;
     uint32_t id;
+    if (!rc)
+        rc = relevance(&l);
     if (!rc && in->n) {
         rc = lnode_build(&l, 0);
         if (!rc)
@@ -1192,7 +1360,91 @@ static int label_pass(pass *p, const cc_pass *in, cc_pass *out)
     return rc;
 }
 
-/* Two passes: pass 1 without labels finds which Q are minimal somewhere (R then
+/* ---- rounds of pass 1 ---- */
+
+/* Round 2 is exact when no configuration it dropped could have become a minimal
+ * solution: for every Q dropped at node n, every final node reachable from n has a
+ * minimal solution inside Q (every completion of Q, at every final it reaches,
+ * then strictly contains a solution: no dropped Q ever was a solution, as it lies
+ * strictly beyond a candidate, which a kept solution does not).  Then nothing on a
+ * path to a minimal solution was dropped either (its Q lies inside the solution's),
+ * so the minimal solutions, their labels and ambiguity are those of the full pass.
+ * *ok false when some dropped Q fails, or when there are too many minimal Q's to
+ * check this way. */
+static int verify(const pass *p, bool *ok)
+{
+    const cc_pass *o = p->out;
+    *ok = false;
+    if (o->nminq > VERIFY_MINQ)
+        return 0;
+    uint64_t *reach = malloc((o->n + 1) * sizeof *reach); /* bit M: a final with mask M */
+    if (!reach)
+        return -1;
+    for (size_t i = o->n; i-- > 0;) { /* successors are made after their predecessors */
+        uint64_t r = p->a->final[o->node[i].x] ? (uint64_t)1 << p->fmask[i] : 0;
+        for (uint32_t e = o->node[i].out; e != CC_NONE; e = o->edge[e].next)
+            r |= reach[o->edge[e].to];
+        reach[i] = r;
+    }
+    *ok = true;
+    for (size_t k = 0; k < p->ndrop && *ok; k++) {
+        uint64_t r = reach[rc_s(p->drop[k])];
+        unsigned hits = 0;
+        for (size_t j = 0; j < o->nminq; j++)
+            if (sg_ms_subseteq(p->c->sg, o->minq[j], rc_q(p->drop[k])))
+                hits |= 1u << j;
+        for (unsigned M = 0; M < 64 && *ok; M++)
+            *ok = !(r >> M & 1) || (M & hits);
+    }
+    free(reach);
+    return 0;
+}
+
+/* Pass 1 in rounds, because most of a full pass's configurations carry Q's far beyond
+ * any minimal solution (bakery.4: other processes run whole rounds of their loops as
+ * extras, |Q| up to 46, while its minimal Q's are single events):
+ *   1. a pass that keeps only |Q| <= 1, cheap, whose minimal Q's are candidates;
+ *   2. a pass that drops every Q strictly beyond a candidate and notes where, then
+ *      verify(): if it holds, round 2 is pass 1;
+ *   3. otherwise (or without candidates) the full pass, as before the rounds.
+ * Rounds 1 and 2 each cost at most what the full pass costs (their R's are parts of
+ * its R's, their nodes unions of its nodes).  *exact: round 2 is pass 1 (in *p,
+ * *first).  A round that runs out of budget returns 1 with nothing kept: its nodes are
+ * not known to be exact. */
+static int rounds(cc_ctx *c, const cc_oaut *a, size_t nevents, pass *rows, pass *p, cc_pass *first,
+                  bool *exact)
+{
+    cc_pass r1;
+    pass p1;
+    *exact = false;
+    int rc = run_pass(&p1, c, a, nevents, true, 1, NULL, 0, rows, &r1);
+    rows_move(rows, &p1);
+    size_t ncand = rc ? 0 : r1.nminq;
+    sg_ms *cand = ncand ? malloc(ncand * sizeof *cand) : NULL;
+    if (ncand && !cand)
+        rc = -1;
+    else if (ncand)
+        memcpy(cand, r1.minq, ncand * sizeof *cand);
+    pass_free(&p1);
+    cc_pass_free(&r1);
+    if (rc || !ncand)
+        return rc;
+    rc = run_pass(p, c, a, nevents, true, 0, cand, ncand, rows, first);
+    if (!rc)
+        rc = verify(p, exact);
+    p->cand = NULL; /* freed below; pass 2 does not insert */
+    p->ncand = 0;
+    free(cand);
+    if (rc || !*exact) {
+        rows_move(rows, p);
+        pass_free(p);
+        cc_pass_free(first);
+        *exact = false;
+    }
+    return rc;
+}
+
+/* Pass 1 (in rounds) without labels finds which Q are minimal somewhere (R then
  * mostly equals over the prefixes of an automaton state); pass 2 carries labels only
  * on configurations whose Q lies inside one of those, over pass 1's R's (above).
  * Labels name the occurrences around a gap, so they differ from prefix to prefix:
@@ -1202,8 +1454,21 @@ static int label_pass(pass *p, const cc_pass *in, cc_pass *out)
 int cc_ac22_pass(cc_ctx *c, const cc_oaut *a, size_t nevents, bool extras, cc_pass *out)
 {
     cc_pass first;
-    pass p;
-    int rc = run_pass(&p, c, a, nevents, extras, &first);
+    pass p, rows = {0}; /* rows: the rounds' shared rows, between passes */
+    bool exact = false;
+    int rc = extras ? rounds(c, a, nevents, &rows, &p, &first, &exact) : 0;
+    if (rc) { /* a round ran out (or memory did): nothing is kept */
+        free(rows.xbits);
+        free(rows.viable);
+        free(rows.final_row);
+        memset(out, 0, sizeof *out);
+        return rc;
+    }
+    if (!exact)
+        rc = run_pass(&p, c, a, nevents, extras, 0, NULL, 0, &rows, &first);
+    free(rows.xbits);
+    free(rows.viable);
+    free(rows.final_row);
     if (rc || !extras || !first.nminq) { /* no extra is ever minimal: no labels at all */
         pass_free(&p);
         *out = first;
