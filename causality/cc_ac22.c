@@ -350,12 +350,6 @@ static int close_set(pass *p, uint32_t X)
 
 /* ---- canonical R ---- */
 
-static int cmp_u64(const void *x, const void *y)
-{
-    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
-    return (a > b) - (a < b);
-}
-
 /* v[0..n) ascending: least significant byte first, only over the bytes in which
  * the keys differ (few: the states and multisets of one R are close together);
  * insertion sort for few keys. */
@@ -865,7 +859,7 @@ typedef struct {
     size_t n;
 } ledge;
 
-/* A label set being built (sorted only when serialised). */
+/* A label set being built, ascending. */
 typedef struct {
     uint64_t *v;
     size_t n, cap;
@@ -1040,22 +1034,65 @@ static int ledge_build(lpass *l, uint32_t i, uint32_t ed)
     return 0;
 }
 
-/* dst |= src (plus extra unless 0); *grew when something was new. */
+/* dst |= src (plus extra unless 0); *grew when something was new.  Label sets are
+ * kept ascending and src is ascending, so a union is a merge (label sets on bakery.4
+ * hold dozens of gaps, and a search per label was most of an unbounded run). */
 static int lab_union(labset *dst, const uint64_t *src, size_t n, uint64_t extra, bool *grew)
 {
-    for (size_t k = 0; k <= n; k++) {
-        uint64_t lb = k < n ? src[k] : extra;
-        if (!lb)
-            continue;
-        bool seen = false;
-        for (size_t t = 0; t < dst->n && !seen; t++)
-            seen = dst->v[t] == lb;
-        if (seen)
-            continue;
-        if (U_GROW(dst->v, dst->cap, dst->n))
-            return -1;
-        dst->v[dst->n++] = lb;
+    size_t fresh = 0, i = 0, j = 0;
+    while (j < n) { /* count src's labels that dst lacks */
+        if (i < dst->n && dst->v[i] < src[j])
+            i++;
+        else {
+            fresh += i == dst->n || dst->v[i] != src[j];
+            i += i < dst->n && dst->v[i] == src[j];
+            j++;
+        }
+    }
+    if (fresh) {
+        size_t need = dst->n + fresh;
+        if (need > dst->cap) {
+            size_t cap = dst->cap ? dst->cap : 8;
+            while (cap < need)
+                cap *= 2;
+            uint64_t *v = realloc(dst->v, cap * sizeof *v);
+            if (!v)
+                return -1;
+            dst->v = v;
+            dst->cap = cap;
+        }
+        size_t w = need; /* merge from the back, in place */
+        i = dst->n;
+        j = n;
+        while (j > 0) {
+            if (i > 0 && dst->v[i - 1] > src[j - 1])
+                dst->v[--w] = dst->v[--i];
+            else if (i > 0 && dst->v[i - 1] == src[j - 1]) {
+                dst->v[--w] = dst->v[--i];
+                j--;
+            } else
+                dst->v[--w] = src[--j];
+        }
+        dst->n = need;
         *grew = true;
+    }
+    if (extra) {
+        size_t lo = 0, hi = dst->n;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (dst->v[mid] < extra)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        if (lo == dst->n || dst->v[lo] != extra) {
+            if (U_GROW(dst->v, dst->cap, dst->n))
+                return -1;
+            memmove(dst->v + lo + 1, dst->v + lo, (dst->n - lo) * sizeof *dst->v);
+            dst->v[lo] = extra;
+            dst->n++;
+            *grew = true;
+        }
     }
     return 0;
 }
@@ -1150,8 +1187,6 @@ static int lclose(lpass *l, uint32_t j, const uint64_t *from, uint32_t ed, uint3
     l->nser = 0;
     for (uint32_t a = 0; a < x->nu; a++) {
         labset *d = &l->set[a];
-        if (d->n > 1)
-            qsort(d->v, d->n, sizeof *d->v, cmp_u64);
         if (lser(l, d->n))
             return -1;
         for (size_t k = 0; k < d->n; k++)
@@ -1200,8 +1235,6 @@ static int lfinal(lpass *l, uint32_t k, uint32_t j, uint32_t id)
         }
         pos += 1 + w[pos];
     }
-    if (!rc && acc.n > 1)
-        qsort(acc.v, acc.n, sizeof *acc.v, cmp_u64);
     nd->lab = acc.v;
     nd->nlab = acc.n;
     nd->labcap = acc.cap;
