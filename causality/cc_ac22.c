@@ -42,9 +42,19 @@
  * causes by their intervals and counts, orders and names their orders from the pass's
  * graph.
  *
- * Invariants: a label is CC_LABEL_BIT | event << 32 | gap, 0 <= gap <= |m|; R's canonical form
- * lists configurations by (s, Q) with labels sorted, so equal sets of configurations intern to one
- * id.
+ * The work is split in two passes ("pass 2: labels" below says why that is exact):
+ * pass 1 closes the configurations (s, Q) without labels and finds the Q minimal at
+ * some final node; pass 2 walks pass 1's nodes again and computes only the labels,
+ * on the few configurations whose Q lies inside such a minimal Q and can still
+ * reach one.  Pass 1 itself runs in rounds ("rounds of pass 1"): a cheap pass finds
+ * candidate minimal Q's, a second drops every Q strictly beyond a candidate and is
+ * kept when a check over its graph proves that nothing dropped could have been a
+ * minimal solution; otherwise the full pass runs.
+ *
+ * Invariants: a label is CC_LABEL_BIT | event << 32 | gap, 0 <= gap <= |m|; pass 1's
+ * canonical R is its configurations sorted by (s, Q), so equal sets intern to one id;
+ * a pass 2 node is (pass 1 node, the label sets of its useful configurations, each
+ * sorted), and its cc_pnode.r is that pass 1 node.
  */
 #include "cc_internal.h"
 
@@ -52,7 +62,7 @@
 #include <string.h>
 
 /* A label: event type e extra in gap g (g occurrences of the order before it).  The
- * top bit is set so that no label is 0, which insert() reads as "no new label". */
+ * top bit is set so that no label is 0, which pass 2's moves use for "no label". */
 static uint64_t label(uint32_t ev, uint32_t gap)
 {
     return CC_LABEL_BIT | (uint64_t)ev << 32 | gap;
@@ -66,19 +76,37 @@ typedef struct {
     uint32_t qsize;
     uint32_t next_at; /* next configuration at the same state (dominance lists) */
     bool dead, queued;
-    uint64_t *lab;
-    size_t nlab, labcap;
 } conf;
+
+/* A configuration of a canonical R, s << 32 | q: R is an array of them, ascending,
+ * so by (s, q).  One word, so that sorting R is a radix sort of integers (sorting
+ * 20-byte structures through qsort's comparator was a fifth of bakery.4's time). */
+typedef uint64_t rconf;
+
+static uint32_t rc_s(rconf x)
+{
+    return (uint32_t)(x >> 32);
+}
+
+static sg_ms rc_q(rconf x)
+{
+    return (sg_ms)x;
+}
+
+/* sg_ms_add's results, cached per pass: a closure adds the same few events to the same
+ * few Q over and over, and the subset graph's own step table is large enough (10^7
+ * entries after krebs.2's history search) that each lookup there missed the cache:
+ * 42% of krebs.2's analysis was that lookup.  Direct mapped, a power of two. */
+#define MS_CACHE 16384
 
 typedef struct {
     cc_ctx *c;
     const cc_oaut *a;
     bool extras;
-    const sg_ms *useful; /* labels only where Q lies inside one of these (NULL: none) */
-    size_t nuseful;
-    uint32_t *off;    /* per event type: its first occurrence id in m */
     uint32_t *mcount; /* per event type: its count in m */
     size_t nevents, nocc;
+    bitstr_t *xbits; /* per automaton state a row of xrow bytes: is_extra() */
+    size_t xrow;
     bitstr_t *viable;    /* viability rows (all_rows: one per automaton state), or NULL */
     bitstr_t *final_row; /* the final states' row */
     size_t row;          /* bytes per row */
@@ -92,12 +120,24 @@ typedef struct {
     /* solutions known at a final state (for pruning what strictly contains them) */
     sg_ms *sol;
     size_t nsol, solcap;
+    uint64_t *ckey; /* MS_CACHE of each */
+    sg_ms *cval;
+    /* rounds (cc_ac22_pass): round 1 drops every Q beyond `bound`; round 2 drops a Q
+     * strictly beyond one of `cand` and notes where, for verify() */
+    uint32_t bound;
+    const sg_ms *cand;
+    size_t ncand;
+    rconf *drop; /* round 2: node << 32 | Q dropped (the closure's own: Q alone) */
+    size_t ndrop, dropcap, drop0;
+    uint8_t *fmask; /* per final node: which minq are its minimal solutions */
+    size_t fmaskcap;
     /* the pass */
-    u_intern rs;   /* canonical R's */
+    u_intern rs;   /* canonical R's (rconf arrays) */
+    rconf *tmp;    /* the radix sort's other half (sercap too) */
     u_map node_of; /* (X << 32 | R) -> pass node */
     cc_pass *out;
-    uint32_t *ser; /* serialisation buffer */
-    size_t nser, sercap;
+    rconf *ser; /* the canonical form being built */
+    size_t sercap;
 } pass;
 
 static uint32_t count_in(const pass *p, sg_ms k, uint32_t e)
@@ -105,15 +145,55 @@ static uint32_t count_in(const pass *p, sg_ms k, uint32_t e)
     return sg_ms_count(p->c->sg, k, e);
 }
 
-static int lab_add(conf *x, uint64_t l, bool *grew)
+static sg_ms ms_add(pass *p, sg_ms q, uint32_t e)
 {
-    for (size_t i = 0; i < x->nlab; i++)
-        if (x->lab[i] == l)
-            return 0;
-    if (U_GROW(x->lab, x->labcap, x->nlab))
+    uint64_t key = (uint64_t)q << 32 | e; /* never UINT64_MAX: e < 2^28 */
+    size_t h = (size_t)(u_hash64(key) & (MS_CACHE - 1));
+    if (p->ckey[h] == key)
+        return p->cval[h];
+    sg_ms r = sg_ms_add(p->c->sg, q, e);
+    if (r != SG_INVALID) {
+        p->ckey[h] = key;
+        p->cval[h] = r;
+    }
+    return r;
+}
+
+/* Whether event type e is an extra at automaton state X: every occurrence of it in
+ * m is in X's prefix (events outside m always are). */
+static bool is_extra(const pass *p, uint32_t X, uint32_t e)
+{
+    return bit_test(p->xbits + (size_t)X * p->xrow, (int)e);
+}
+
+/* The rows of is_extra, once per automaton state: forward, since a state's row is its
+ * predecessor's plus the event read if that was the event's last occurrence in m
+ * (all predecessors agree: they share k).  Computing the row per closure from the
+ * multisets took a binary search per event type. */
+static int extra_rows(pass *p)
+{
+    const cc_oaut *a = p->a;
+    p->xrow = bitstr_size((int)p->nevents + 1);
+    p->xbits = calloc(a->nx * p->xrow + 1, 1);
+    uint8_t *done = calloc(a->nx + 1, 1);
+    if (!p->xbits || !done) {
+        free(done);
         return -1;
-    x->lab[x->nlab++] = l;
-    *grew = true;
+    }
+    for (uint32_t e = 0; p->extras && a->nx && e <= p->nevents; e++)
+        if (!p->mcount[e])
+            bit_set(p->xbits, (int)e);
+    for (uint32_t x = 0; p->extras && x < a->nx; x++)
+        for (uint32_t m = a->first[x]; m < a->first[x + 1]; m++) {
+            uint32_t x2 = a->mto[m], e = a->mev[m] - 1;
+            if (done[x2])
+                continue;
+            done[x2] = 1;
+            memcpy(p->xbits + (size_t)x2 * p->xrow, p->xbits + (size_t)x * p->xrow, p->xrow);
+            if (count_in(p, a->k[x2], e) == p->mcount[e])
+                bit_set(p->xbits + (size_t)x2 * p->xrow, (int)e);
+        }
+    free(done);
     return 0;
 }
 
@@ -158,18 +238,6 @@ static bool viable(const pass *p, uint32_t X, uint32_t s)
     return !p->a->final[X] || bit_test(p->final_row, (int)s);
 }
 
-/* Whether q's labels may matter: q lies inside a Q that is minimal at some final
- * node (known from the pass without labels).  Q only grows along a run, so a
- * configuration whose Q is outside every such Q never becomes a minimal solution,
- * and carrying its labels would only split nodes that have the same future. */
-static bool useful(const pass *p, sg_ms q)
-{
-    for (size_t i = 0; i < p->nuseful; i++)
-        if (sg_ms_subseteq(p->c->sg, q, p->useful[i]))
-            return true;
-    return false;
-}
-
 /* A strictly smaller Q than q is a known solution's (at a final state). */
 static bool beyond_solution(const pass *p, sg_ms q)
 {
@@ -179,59 +247,60 @@ static bool beyond_solution(const pass *p, sg_ms q)
     return false;
 }
 
-/* Puts (s, q) with labels lab[0..n) (plus `extra` unless 0) into the working set,
- * keeping it an antichain per state and merging labels of equal (s, q). */
-static int insert(pass *p, uint32_t X, uint32_t s, sg_ms q, uint32_t qsize, const uint64_t *lab,
-                  size_t nlab, uint64_t extra)
+/* q strictly beyond a candidate (round 2). */
+static bool beyond_candidate(const pass *p, sg_ms q, uint32_t qsize)
+{
+    for (size_t i = 0; i < p->ncand; i++)
+        if (sg_ms_size(p->c->sg, p->cand[i]) < qsize && sg_ms_subset(p->c->sg, p->cand[i], q))
+            return true;
+    return false;
+}
+
+/* Puts (s, q) into the working set, keeping it an antichain per state. */
+static int insert(pass *p, uint32_t X, uint32_t s, sg_ms q, uint32_t qsize)
 {
     cc_ctx *c = p->c;
     if (cc_bad(c, s) || !viable(p, X, s) || (p->nsol && beyond_solution(p, q)))
         return 0;
-    uint32_t h = p->head[s], i = U_INVALID;
-    for (uint32_t j = h; j != U_INVALID && i == U_INVALID; j = p->cf[j].next_at)
-        if (p->cf[j].q == q)
-            i = j;
-    bool grew = false;
-    if (i == U_INVALID) {
-        for (uint32_t j = h; q && j != U_INVALID; j = p->cf[j].next_at) {
-            /* The empty Q dominates nothing: its completion without further extras
-             * is sigma itself, which prevents nothing, while q's is a solution. */
-            if (p->cf[j].dead || !p->cf[j].q)
-                continue;
-            if (sg_ms_subset(c->sg, p->cf[j].q, q))
-                return 0; /* dominated */
-            if (sg_ms_subset(c->sg, q, p->cf[j].q))
-                p->cf[j].dead = true; /* the new one dominates it */
-        }
-        if (U_GROW(p->cf, p->cfcap, p->ncf))
-            return -1;
-        i = (uint32_t)p->ncf++;
-        p->cf[i] = (conf){.s = s, .q = q, .qsize = qsize, .next_at = h};
-        p->head[s] = i;
-        grew = true;
-    } else if (p->cf[i].dead)
+    if (q && p->bound && qsize > p->bound)
         return 0;
-    conf *x = &p->cf[i];
-    if (q && useful(p, q)) {
-        for (size_t k = 0; k < nlab; k++)
-            if (lab_add(x, lab[k], &grew))
-                return -1;
-        if (extra && lab_add(x, extra, &grew))
+    if (q && p->ncand && beyond_candidate(p, q, qsize)) {
+        if (U_GROW(p->drop, p->dropcap, p->ndrop))
             return -1;
+        p->drop[p->ndrop++] = q;
+        return 0;
     }
-    return grew ? enqueue(p, i) : 0;
+    uint32_t h = p->head[s];
+    for (uint32_t j = h; j != U_INVALID; j = p->cf[j].next_at)
+        if (p->cf[j].q == q)
+            return 0; /* known, or dominated before (dead) */
+    for (uint32_t j = h; q && j != U_INVALID; j = p->cf[j].next_at) {
+        /* The empty Q dominates nothing: its completion without further extras
+         * is sigma itself, which prevents nothing, while q's is a solution. */
+        if (p->cf[j].dead || !p->cf[j].q)
+            continue;
+        if (sg_ms_subset(c->sg, p->cf[j].q, q))
+            return 0; /* dominated */
+        if (sg_ms_subset(c->sg, q, p->cf[j].q))
+            p->cf[j].dead = true; /* the new one dominates it */
+    }
+    if (U_GROW(p->cf, p->cfcap, p->ncf))
+        return -1;
+    uint32_t i = (uint32_t)p->ncf++;
+    p->cf[i] = (conf){.s = s, .q = q, .qsize = qsize, .next_at = h};
+    p->head[s] = i;
+    return enqueue(p, i);
 }
 
 static void reset_closure(pass *p)
 {
-    for (size_t i = 0; i < p->ncf; i++) {
-        free(p->cf[i].lab);
+    for (size_t i = 0; i < p->ncf; i++)
         p->head[p->cf[i].s] = U_INVALID; /* cc_heads' rule */
-    }
     p->ncf = 0;
     for (size_t b = 0; b < p->nbuckets; b++)
         p->nb[b] = 0;
     p->nsol = 0;
+    p->drop0 = p->ndrop;
 }
 
 /* Closes the working set at automaton state X under silent and extra moves (extras
@@ -241,7 +310,7 @@ static int close_set(pass *p, uint32_t X)
 {
     cc_ctx *c = p->c;
     const cc_graph *g = c->g;
-    sg_ms k = p->a->k[X];
+    size_t level = sg_ms_size(c->sg, p->a->k[X]);
     bool final = p->a->final[X];
     for (size_t b = 0; b < p->nbuckets; b++) {
         for (size_t n = 0; n < p->nb[b]; n++) {
@@ -249,7 +318,7 @@ static int close_set(pass *p, uint32_t X)
             p->cf[i].queued = false;
             if (p->cf[i].dead)
                 continue;
-            if (!cc_tick(c, sg_ms_size(c->sg, k)))
+            if (!cc_tick(c, level))
                 return 1;
             conf x = p->cf[i]; /* p->cf may move while inserting */
             if (final && x.q && cc_settled(c, x.s)) {
@@ -263,13 +332,12 @@ static int close_set(pass *p, uint32_t X)
                 uint32_t ev = g->ev[e] & CC_EV_MASK;
                 int rc = 0;
                 if (ev == CC_SILENT)
-                    rc = insert(p, X, g->to[e], x.q, x.qsize, p->cf[i].lab, p->cf[i].nlab, 0);
-                else if (p->extras && count_in(p, k, ev - 1) == p->mcount[ev - 1]) {
-                    sg_ms q2 = sg_ms_add(c->sg, x.q, ev - 1);
+                    rc = insert(p, X, g->to[e], x.q, x.qsize);
+                else if (is_extra(p, X, ev - 1)) {
+                    sg_ms q2 = ms_add(p, x.q, ev - 1);
                     if (q2 == SG_INVALID)
                         return -1;
-                    rc = insert(p, X, g->to[e], q2, x.qsize + 1, p->cf[i].lab, p->cf[i].nlab,
-                                label(ev - 1, (uint32_t)sg_ms_size(c->sg, k)));
+                    rc = insert(p, X, g->to[e], q2, x.qsize + 1);
                 }
                 if (rc)
                     return -1;
@@ -282,26 +350,36 @@ static int close_set(pass *p, uint32_t X)
 
 /* ---- canonical R ---- */
 
-static int cmp_conf(const void *x, const void *y)
+/* v[0..n) ascending: least significant byte first, only over the bytes in which
+ * the keys differ (few: the states and multisets of one R are close together);
+ * insertion sort for few keys. */
+static void sort_keys(rconf *v, rconf *tmp, size_t n)
 {
-    const conf *a = x, *b = y;
-    if (a->s != b->s)
-        return a->s < b->s ? -1 : 1;
-    return (a->q > b->q) - (a->q < b->q);
-}
-
-static int cmp_u64(const void *x, const void *y)
-{
-    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
-    return (a > b) - (a < b);
-}
-
-static int ser(pass *p, uint32_t w)
-{
-    if (U_GROW(p->ser, p->sercap, p->nser))
-        return -1;
-    p->ser[p->nser++] = w;
-    return 0;
+    if (n <= 24) {
+        for (size_t i = 1; i < n; i++) {
+            rconf x = v[i];
+            size_t j = i;
+            for (; j > 0 && v[j - 1] > x; j--)
+                v[j] = v[j - 1];
+            v[j] = x;
+        }
+        return;
+    }
+    rconf diff = 0;
+    for (size_t i = 1; i < n; i++)
+        diff |= v[i] ^ v[0];
+    for (unsigned sh = 0; sh < 64; sh += 8) {
+        if (!((diff >> sh) & 0xff))
+            continue;
+        uint32_t cnt[257] = {0};
+        for (size_t i = 0; i < n; i++)
+            cnt[((v[i] >> sh) & 0xff) + 1]++;
+        for (size_t d = 1; d <= 256; d++)
+            cnt[d] += cnt[d - 1];
+        for (size_t i = 0; i < n; i++)
+            tmp[cnt[(v[i] >> sh) & 0xff]++] = v[i];
+        memcpy(v, tmp, n * sizeof *v);
+    }
 }
 
 /* The working set's live configurations as a canonical R id. */
@@ -310,71 +388,105 @@ static uint32_t canonical(pass *p)
     size_t live = 0;
     for (size_t i = 0; i < p->ncf; i++)
         if (!p->cf[i].dead)
-            p->cf[live++] = p->cf[i];
-        else
-            free(p->cf[i].lab);
-    p->ncf = live;
-    if (live > 1)
-        qsort(p->cf, live, sizeof *p->cf, cmp_conf);
-    p->nser = 0;
-    int rc = ser(p, (uint32_t)live);
-    for (size_t i = 0; i < live && !rc; i++) {
-        conf *x = &p->cf[i];
-        if (x->nlab > 1)
-            qsort(x->lab, x->nlab, sizeof *x->lab, cmp_u64);
-        rc = ser(p, x->s) || ser(p, x->q) || ser(p, x->qsize) || ser(p, (uint32_t)x->nlab);
-        for (size_t k = 0; k < x->nlab && !rc; k++)
-            rc = ser(p, (uint32_t)(x->lab[k] >> 32)) || ser(p, (uint32_t)x->lab[k]);
+            live++;
+    if (live > p->sercap) {
+        rconf *v = realloc(p->ser, live * sizeof *v);
+        if (v)
+            p->ser = v;
+        rconf *t = realloc(p->tmp, live * sizeof *t);
+        if (t)
+            p->tmp = t;
+        if (!v || !t)
+            return U_INVALID;
+        p->sercap = live;
     }
+    live = 0;
+    for (size_t i = 0; i < p->ncf; i++)
+        if (!p->cf[i].dead)
+            p->ser[live++] = (rconf)p->cf[i].s << 32 | p->cf[i].q;
+    sort_keys(p->ser, p->tmp, live);
     bool fresh;
-    return rc ? U_INVALID : u_intern_put(&p->rs, p->ser, p->nser * sizeof *p->ser, &fresh);
+    return u_intern_put(&p->rs, p->ser, live * sizeof *p->ser, &fresh);
 }
 
-/* Loads R (a canonical id) into the working set as (state, q, labels) entries: the
- * input of a step. */
-typedef struct {
-    uint32_t s, q, qsize;
-    const uint64_t *lab; /* unaligned-safe copies made by the reader */
-    size_t nlab;
-} rconf;
-
-static const uint32_t *r_words(const pass *p, uint32_t r, uint32_t *nconf)
+static const rconf *r_confs(const pass *p, uint32_t r, uint32_t *nconf)
 {
-    const uint32_t *w = u_intern_key(&p->rs, r);
-    *nconf = w[0];
-    return w + 1;
+    *nconf = (uint32_t)(u_intern_len(&p->rs, r) / sizeof(rconf));
+    return u_intern_key(&p->rs, r);
+}
+
+/* The index of (s, q) in R's sorted array, U_INVALID when it is not there. */
+static uint32_t r_find(const rconf *v, uint32_t n, uint32_t s, sg_ms q)
+{
+    rconf key = (rconf)s << 32 | q;
+    uint32_t lo = 0, hi = n;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (v[mid] < key)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < n && v[lo] == key ? lo : U_INVALID;
+}
+
+/* Round 2: the Q's the closure dropped, made distinct and noted against the node
+ * it made (node << 32 | Q). */
+static int note_drops(pass *p, uint32_t node)
+{
+    size_t n = p->ndrop - p->drop0, w = 0;
+    rconf *v = p->drop + p->drop0, *tmp = n > 24 ? malloc(n * sizeof *tmp) : NULL;
+    if (n > 24 && !tmp)
+        return -1;
+    sort_keys(v, tmp, n);
+    free(tmp);
+    for (size_t i = 0; i < n; i++)
+        if (!w || v[w - 1] != v[i])
+            v[w++] = v[i];
+    for (size_t i = 0; i < w; i++)
+        v[i] |= (rconf)node << 32;
+    p->ndrop = p->drop0 = p->drop0 + w;
+    return 0;
 }
 
 /* ---- the pass's nodes ---- */
+
+static uint32_t new_node(cc_pass *o, uint32_t X, uint32_t r)
+{
+    if (o->n == o->cap) {
+        size_t cap = o->cap ? 2 * o->cap : 256;
+        cc_pnode *v = realloc(o->node, cap * sizeof *v);
+        if (!v)
+            return U_INVALID;
+        o->node = v;
+        o->cap = cap;
+    }
+    o->node[o->n] = (cc_pnode){.x = X, .r = r, .count = 0, .out = CC_NONE};
+    return (uint32_t)o->n++;
+}
+
+static void add_count(cc_pnode *nd, double count)
+{
+    nd->count += count;
+    if (nd->count > 1e300)
+        nd->count = 1e300;
+}
 
 static uint32_t pass_node(pass *p, uint32_t X, uint32_t r, double count)
 {
     uint64_t key = (uint64_t)X << 32 | r;
     uint32_t i = u_map_get(&p->node_of, key);
-    cc_pass *o = p->out;
     if (i == U_INVALID) {
-        if (o->n == o->cap) {
-            size_t cap = o->cap ? 2 * o->cap : 256;
-            cc_pnode *v = realloc(o->node, cap * sizeof *v);
-            if (!v)
-                return U_INVALID;
-            o->node = v;
-            o->cap = cap;
-        }
-        i = (uint32_t)o->n++;
-        o->node[i] = (cc_pnode){.x = X, .r = r, .count = 0, .out = CC_NONE};
-        if (u_map_put(&p->node_of, key, i))
+        i = new_node(p->out, X, r);
+        if (i == U_INVALID || u_map_put(&p->node_of, key, i))
             return U_INVALID;
     }
-    o->node[i].count += count;
-    if (o->node[i].count > 1e300)
-        o->node[i].count = 1e300;
+    add_count(&p->out->node[i], count);
     return i;
 }
 
-static int pass_edge(pass *p, uint32_t from, uint32_t ev, uint32_t to)
+static int pass_edge(cc_pass *o, uint32_t from, uint32_t ev, uint32_t to)
 {
-    cc_pass *o = p->out;
     if (o->ne == o->ecap) {
         size_t cap = o->ecap ? 2 * o->ecap : 256;
         cc_pedge *v = realloc(o->edge, cap * sizeof *v);
@@ -391,45 +503,25 @@ static int pass_edge(pass *p, uint32_t from, uint32_t ev, uint32_t to)
 /* From node i by event ev to automaton state X2: the successor R, closed. */
 static int step(pass *p, uint32_t i, uint32_t ev, uint32_t X2, uint32_t *to)
 {
-    cc_ctx *c = p->c;
-    const cc_graph *g = c->g;
+    const cc_graph *g = p->c->g;
     uint32_t nconf;
-    const uint32_t *w = r_words(p, p->out->node[i].r, &nconf);
+    const rconf *v = r_confs(p, p->out->node[i].r, &nconf);
     double count = p->out->node[i].count;
     reset_closure(p);
-    uint64_t *lab = NULL;
-    size_t labcap = 0;
     int rc = 0;
-    for (uint32_t k = 0; k < nconf && !rc; k++) {
-        uint32_t s = w[0], q = w[1], qsize = w[2], nlab = w[3];
-        w += 4;
-        if (nlab > labcap) {
-            uint64_t *v = realloc(lab, nlab * sizeof *v);
-            if (!v) {
-                rc = -1;
-                break;
-            }
-            lab = v;
-            labcap = nlab;
-        }
-        for (uint32_t j = 0; j < nlab; j++, w += 2) {
-            uint64_t l = (uint64_t)w[0] << 32 | w[1];
-            lab[j] = l;
-        }
-        for (uint32_t ed = cc_first(g, s); ed != CC_NONE && !rc; ed = cc_next(g, ed))
+    for (uint32_t k = 0; k < nconf && !rc; k++)
+        for (uint32_t ed = cc_first(g, rc_s(v[k])); ed != CC_NONE && !rc; ed = cc_next(g, ed))
             if ((g->ev[ed] & CC_EV_MASK) == ev && g->to[ed] != CC_SINK)
-                rc = insert(p, X2, g->to[ed], q, qsize, lab, nlab, 0);
-    }
-    free(lab);
+                rc = insert(p, X2, g->to[ed], rc_q(v[k]),
+                            (uint32_t)sg_ms_size(p->c->sg, rc_q(v[k])));
     if (!rc)
         rc = close_set(p, X2);
     uint32_t r = rc ? U_INVALID : canonical(p);
     if (r == U_INVALID)
         return rc ? rc : -1;
     *to = pass_node(p, X2, r, count);
-    return *to == U_INVALID ? -1 : 0;
+    return *to == U_INVALID || note_drops(p, *to) ? -1 : 0;
 }
-
 /* ---- viability rows ---- */
 
 /* Row x: from which recorded states can a run that has read a prefix of state x
@@ -538,72 +630,66 @@ static int viability(pass *p)
     return 0;
 }
 
-/* ---- the pass ---- */
+/* ---- pass 1: configurations ---- */
 
-/* Evaluates the final node i: solutions, minimal Q, their labels, ambiguity. */
+/* The solutions of final R (configurations in a settled state with Q != {}) whose Q
+ * is minimal among them (configurations at different states may have comparable
+ * Q), as indices into R in *idx (room for nconf), their number returned;
+ * *ambiguous when a settled configuration has Q = {}. */
+static size_t solutions(const pass *p, const rconf *v, uint32_t nconf, uint32_t *idx,
+                        bool *ambiguous)
+{
+    size_t n = 0;
+    *ambiguous = false;
+    for (uint32_t k = 0; k < nconf; k++)
+        if (cc_settled(p->c, rc_s(v[k]))) {
+            if (rc_q(v[k]))
+                idx[n++] = k;
+            else
+                *ambiguous = true;
+        }
+    size_t w = 0;
+    for (size_t i = 0; i < n; i++) {
+        bool minimal = true;
+        for (size_t j = 0; j < n && minimal; j++)
+            minimal = !sg_ms_subset(p->c->sg, rc_q(v[idx[j]]), rc_q(v[idx[i]]));
+        if (minimal)
+            idx[w++] = idx[i];
+    }
+    return w;
+}
+
+/* verify() represents the minimal solutions of a final node as a bit mask over the
+ * pass's minimal Q's and the finals a node reaches as a set of masks in one word:
+ * so it verifies passes with at most 6 minimal Q's (BEEM's have 1 or 2). */
+#define VERIFY_MINQ 6
+
+/* Evaluates the final node i of pass 1: ambiguity, and the minimal Q's for pass 2. */
 static int evaluate(pass *p, uint32_t i)
 {
     cc_pnode *nd = &p->out->node[i];
     uint32_t nconf;
-    const uint32_t *w = r_words(p, nd->r, &nconf);
-    sg_ms *qs = malloc((nconf + 1) * sizeof *qs);
-    if (!qs)
+    const rconf *v = r_confs(p, nd->r, &nconf);
+    uint32_t *idx = malloc((nconf + 1) * sizeof *idx);
+    if (!idx)
         return -1;
-    size_t nq = 0;
-    const uint32_t *scan = w;
-    for (uint32_t k = 0; k < nconf; k++) {
-        uint32_t s = scan[0], q = scan[1], nlab = scan[3];
-        if (cc_settled(p->c, s)) {
-            if (q == 0)
-                nd->ambiguous = true;
-            else
-                qs[nq++] = q;
-        }
-        scan += 4 + 2 * nlab;
-    }
-    /* the minimal Q among the solutions (configurations at different states may have
-     * comparable Q) and the labels of their configurations */
-    int rc = 0;
-    for (uint32_t k = 0; k < nconf && !rc; k++) {
-        uint32_t s = w[0], q = w[1], nlab = w[3];
-        const uint32_t *l = w + 4;
-        w += 4 + 2 * nlab;
-        if (!q || !cc_settled(p->c, s))
-            continue;
-        bool minimal = true;
-        for (size_t j = 0; j < nq && minimal; j++)
-            minimal = !sg_ms_subset(p->c->sg, qs[j], q);
-        if (!minimal)
-            continue;
-        for (uint32_t j = 0; j < nlab && !rc; j++) {
-            uint64_t lb = (uint64_t)l[2 * j] << 32 | l[2 * j + 1];
-            bool seen = false;
-            for (size_t t = 0; t < nd->nlab && !seen; t++)
-                seen = nd->lab[t] == lb;
-            if (!seen) {
-                if (U_GROW(nd->lab, nd->labcap, nd->nlab))
-                    rc = -1;
-                else
-                    nd->lab[nd->nlab++] = lb;
-            }
-        }
-    }
-    if (!rc && nd->nlab > 1)
-        qsort(nd->lab, nd->nlab, sizeof *nd->lab, cmp_u64);
-    for (size_t j = 0; j < nq && !rc; j++) { /* the minimal Q's, for the labelled pass */
-        bool minimal = true, known = false;
-        for (size_t t = 0; t < nq && minimal; t++)
-            minimal = !sg_ms_subset(p->c->sg, qs[t], qs[j]);
-        for (size_t t = 0; t < p->out->nminq && !known; t++)
-            known = p->out->minq[t] == qs[j];
-        if (minimal && !known) {
+    size_t n = solutions(p, v, nconf, idx, &nd->ambiguous), t;
+    int rc = U_GROW(p->fmask, p->fmaskcap, i);
+    if (!rc)
+        p->fmask[i] = 0;
+    for (size_t j = 0; j < n && !rc; j++) {
+        for (t = 0; t < p->out->nminq && p->out->minq[t] != rc_q(v[idx[j]]); t++)
+            ;
+        if (t == p->out->nminq) {
             if (U_GROW(p->out->minq, p->out->minqcap, p->out->nminq))
                 rc = -1;
             else
-                p->out->minq[p->out->nminq++] = qs[j];
+                p->out->minq[p->out->nminq++] = rc_q(v[idx[j]]);
         }
+        if (t < VERIFY_MINQ)
+            p->fmask[i] |= (uint8_t)(1u << t);
     }
-    free(qs);
+    free(idx);
     return rc;
 }
 
@@ -617,47 +703,74 @@ static void pass_free(pass *p)
     free(p->nb);
     free(p->bcap);
     free(p->sol);
-    free(p->off);
     free(p->mcount);
+    free(p->xbits);
+    free(p->ckey);
+    free(p->cval);
+    free(p->drop);
+    free(p->fmask);
     free(p->viable);
     free(p->final_row);
     free(p->ser);
+    free(p->tmp);
     u_intern_free(&p->rs);
     u_map_free(&p->node_of);
 }
 
-static int run_pass(cc_ctx *c, const cc_oaut *a, size_t nevents, bool extras, const sg_ms *useful,
-                    size_t nuseful, cc_pass *out)
+/* Moves the per-automaton-state rows (extras, viability) from one pass to another:
+ * they depend only on the graph and the automaton, so the rounds compute them once
+ * (a viability row is a backward pass over the whole graph). */
+static void rows_move(pass *to, pass *from)
+{
+    to->xbits = from->xbits;
+    to->xrow = from->xrow;
+    to->viable = from->viable;
+    to->final_row = from->final_row;
+    to->row = from->row;
+    to->all_rows = from->all_rows;
+    from->xbits = from->viable = from->final_row = NULL;
+}
+
+/* Pass 1 into *out; p keeps its canonical R's for pass 2 (pass_free).  The rows are
+ * taken from *rows when it has them. */
+static int run_pass(pass *p, cc_ctx *c, const cc_oaut *a, size_t nevents, bool extras,
+                    uint32_t bound, const sg_ms *cand, size_t ncand, pass *rows, cc_pass *out)
 {
     memset(out, 0, sizeof *out);
-    pass p = {.c = c,
-              .a = a,
-              .extras = extras,
-              .useful = useful,
-              .nuseful = nuseful,
-              .out = out,
-              .nevents = nevents};
-    p.off = calloc(nevents + 1, sizeof *p.off);
-    p.mcount = calloc(nevents + 1, sizeof *p.mcount);
-    p.head = cc_heads(c);
-    if (!p.off || !p.mcount || !p.head) {
-        pass_free(&p);
+    memset(p, 0, sizeof *p);
+    p->bound = bound;
+    p->cand = cand;
+    p->ncand = ncand;
+    p->c = c;
+    p->a = a;
+    p->extras = extras;
+    p->out = out;
+    p->nevents = nevents;
+    p->ckey = malloc(MS_CACHE * sizeof *p->ckey);
+    p->cval = malloc(MS_CACHE * sizeof *p->cval);
+    p->mcount = calloc(nevents + 1, sizeof *p->mcount);
+    p->head = cc_heads(c);
+    if (!p->ckey || !p->cval || !p->mcount || !p->head)
         return -1;
-    }
+    for (size_t h = 0; h < MS_CACHE; h++)
+        p->ckey[h] = UINT64_MAX;
     for (uint32_t e = 0; e < nevents; e++) {
-        p.off[e] = (uint32_t)p.nocc;
-        p.mcount[e] = sg_ms_count(c->sg, a->m, e);
-        p.nocc += p.mcount[e];
+        p->mcount[e] = sg_ms_count(c->sg, a->m, e);
+        p->nocc += p->mcount[e];
     }
-    out->nocc = p.nocc;
-    int rc = viability(&p);
+    out->nocc = p->nocc;
+    int rc = 0;
+    if (rows->xbits)
+        rows_move(p, rows);
+    else
+        rc = extra_rows(p) ? -1 : viability(p);
     /* the start: the root, closed at gap 0 */
     uint32_t r = U_INVALID;
     if (!rc && a->nx) {
-        reset_closure(&p);
-        rc = insert(&p, 0, c->g->root, 0, 0, NULL, 0, 0) || close_set(&p, 0);
-        r = rc ? U_INVALID : canonical(&p);
-        if (!rc && (r == U_INVALID || pass_node(&p, 0, r, 1) == U_INVALID))
+        reset_closure(p);
+        rc = insert(p, 0, c->g->root, 0, 0) || close_set(p, 0);
+        r = rc ? U_INVALID : canonical(p);
+        if (!rc && (r == U_INVALID || pass_node(p, 0, r, 1) == U_INVALID || note_drops(p, 0)))
             rc = -1;
     }
     /* nodes are made in order of their automaton state, which is by level, so one
@@ -665,22 +778,21 @@ static int run_pass(cc_ctx *c, const cc_oaut *a, size_t nevents, bool extras, co
     for (uint32_t i = 0; !rc && i < out->n; i++) {
         uint32_t X = out->node[i].x;
         if (a->final[X]) {
-            rc = evaluate(&p, i);
+            rc = evaluate(p, i);
             continue;
         }
         for (uint32_t m = a->first[X]; m < a->first[X + 1] && !rc; m++) {
             uint32_t to;
-            rc = step(&p, i, a->mev[m], a->mto[m], &to);
+            rc = step(p, i, a->mev[m], a->mto[m], &to);
             if (!rc)
-                rc = pass_edge(&p, i, a->mev[m], to);
+                rc = pass_edge(out, i, a->mev[m], to);
         }
     }
-    size_t b = u_intern_bytes(&p.rs) + u_map_bytes(&p.node_of) + out->cap * sizeof *out->node +
+    size_t b = u_intern_bytes(&p->rs) + u_map_bytes(&p->node_of) + out->cap * sizeof *out->node +
                out->ecap * sizeof *out->edge +
-               (p.viable ? (p.all_rows ? a->nx + 1 : 2) * p.row : 0);
+               (p->viable ? (p->all_rows ? a->nx + 1 : 2) * p->row : 0);
     if (b > c->r->bytes)
         c->r->bytes = b;
-    pass_free(&p);
     return rc;
 }
 
@@ -694,22 +806,709 @@ void cc_pass_free(cc_pass *o)
     memset(o, 0, sizeof *o);
 }
 
-/* Two passes: without labels first, which is cheap (R then mostly equals over the
- * prefixes of an automaton state) and tells which Q are minimal somewhere; then with
- * labels only on configurations whose Q lies inside one of those.  Labels name the
- * occurrences around a gap, so they differ from prefix to prefix: carried on every
- * configuration they split nodes without end (bakery.3: 8 x 10^5 nodes instead of
- * 1,737 for 1,557 automaton states), carried on the ones that can still matter they
- * rarely do. */
+/* ---- pass 2: labels ---- */
+
+/* Pass 2 walks pass 1's nodes again, carrying labels on the configurations that can
+ * still matter: those whose Q is nonempty and inside a Q minimal at some final node
+ * ("useful": Q only grows along a run, so outside every such Q it never becomes a
+ * minimal solution, and its labels were always dropped).  Why pass 1's R's serve:
+ *   - which configurations a closure keeps does not depend on labels: dropping (bad
+ *     state, viability, beyond a solution) and dominance look at (s, Q) only, and
+ *     at a state that is not final the kept set is the same whatever order the
+ *     closure took: Q = {} if reachable and the minimal nonempty Q reachable;
+ *   - a kept configuration never had labels from one that was dropped later: the
+ *     dominated configuration's moves lead to configurations dominated by the
+ *     dominator's same moves, so they are dropped too.  At a final state a
+ *     configuration beyond a solution may stay (it was put in before the solution
+ *     was found), in pass 1 as before; it is never a minimal solution, and labels
+ *     flow from it only into configurations beyond the same solution.
+ * So a pass 2 node is a pass 1 node n plus the label sets of n's useful
+ * configurations, and its closure is a fixpoint over those alone: labels flow in
+ * from the predecessor's useful configurations moved by sigma's event, start afresh
+ * on an extra taken from a Q = {} configuration (which carries none), and flow along
+ * the silent and extra moves among the useful configurations.  The rest of R
+ * is pass 1's and is not closed again: of the configurations a labelled closure of
+ * all of R processed, all but 213,000 of 63 million on bakery.4's first multiset,
+ * all but 6,346 of 66 million on krebs.2.  Per
+ * pass 1 node the useful configurations and their moves, and per pass 1 edge the
+ * moves between its ends' useful configurations, are found once and shared by
+ * every label set that passes there. */
+
+typedef struct {
+    uint32_t from, to; /* indices into a pass 1 node's useful configurations */
+    uint64_t lab;      /* the extra's label; 0: a silent move or a move of sigma */
+} lmove;
+
+typedef struct {
+    bool built;
+    uint32_t *u; /* indices into R of the useful configurations, ascending */
+    uint32_t nu;
+    lmove *fresh; /* extras from Q = {} (from unused) into u */
+    size_t nfresh;
+    lmove *inner;     /* moves among u, by from */
+    uint32_t *ifirst; /* nu + 1: u[i]'s moves are inner[ifirst[i] .. ifirst[i + 1]) */
+    uint32_t *sol;    /* final: the minimal solutions among u */
+    size_t nsol;
+    bool ambiguous;
+    uint8_t *rel; /* per u: some path of moves leads on to a minimal solution */
+} lnode;
+
+typedef struct {
+    bool built;
+    lmove *mv; /* the event's moves from the source's u to the target's */
+    size_t n;
+} ledge;
+
+/* A label set being built, ascending. */
+typedef struct {
+    uint64_t *v;
+    size_t n, cap;
+    bool queued;
+} labset;
+
+typedef struct {
+    pass *p;           /* pass 1, with its R's */
+    const cc_pass *in; /* pass 1's nodes */
+    const sg_ms *useful;
+    size_t nuseful;
+    lnode *ln;
+    ledge *le;
+    labset *set; /* per useful configuration of the node being made */
+    size_t nset;
+    uint32_t *work;
+    size_t workcap;
+    uint64_t *ser;
+    size_t nser, sercap;
+    uint32_t *lid; /* per pass 2 node: its label sets */
+    size_t lidcap;
+    u_intern ls;   /* serialised label sets: per useful configuration (n, n labels) */
+    u_map node_of; /* (pass 1 node << 32 | label sets) -> pass 2 node */
+    cc_pass *out;
+} lpass;
+
+static bool useful(const lpass *l, sg_ms q)
+{
+    for (size_t i = 0; i < l->nuseful; i++)
+        if (sg_ms_subseteq(l->p->c->sg, q, l->useful[i]))
+            return true;
+    return false;
+}
+
+static int lmove_add(lmove **v, size_t *n, size_t *cap, lmove m)
+{
+    if (U_GROW(*v, *cap, *n))
+        return -1;
+    (*v)[(*n)++] = m;
+    return 0;
+}
+
+static uint32_t u_find(const lnode *x, uint32_t k)
+{
+    uint32_t lo = 0, hi = x->nu;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (x->u[mid] < k)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < x->nu && x->u[lo] == k ? lo : U_INVALID;
+}
+
+/* The useful configuration (t, q) of R as an index into x->u, U_INVALID if none. */
+static uint32_t u_of(const lnode *x, const rconf *v, uint32_t n, uint32_t t, sg_ms q)
+{
+    uint32_t k = r_find(v, n, t, q);
+    return k == U_INVALID ? U_INVALID : u_find(x, k);
+}
+
+/* Pass 1 node i's useful configurations and their moves. */
+static int lnode_build(lpass *l, uint32_t i)
+{
+    lnode *x = &l->ln[i];
+    if (x->built)
+        return 0;
+    pass *p = l->p;
+    cc_ctx *c = p->c;
+    const cc_graph *g = c->g;
+    uint32_t X = l->in->node[i].x, n;
+    const rconf *v = r_confs(p, l->in->node[i].r, &n);
+    size_t level = sg_ms_size(c->sg, p->a->k[X]);
+    x->u = malloc((n + 1) * sizeof *x->u);
+    x->ifirst = malloc((n + 2) * sizeof *x->ifirst);
+    if (!x->u || !x->ifirst)
+        return -1;
+    for (uint32_t k = 0; k < n; k++)
+        if (rc_q(v[k]) && useful(l, rc_q(v[k])))
+            x->u[x->nu++] = k;
+    uint64_t gap = level;
+    size_t fcap = 0, icap = 0, ni = 0;
+    for (uint32_t k = 0; k < n; k++) { /* fresh extras from the Q = {} configurations */
+        if (rc_q(v[k]))
+            continue;
+        if (!cc_tick(c, level))
+            return 1;
+        for (uint32_t e = cc_first(g, rc_s(v[k])); e != CC_NONE; e = cc_next(g, e)) {
+            uint32_t ev = g->ev[e] & CC_EV_MASK;
+            if (g->to[e] == CC_SINK || ev == CC_SILENT || !is_extra(p, X, ev - 1))
+                continue;
+            sg_ms q2 = ms_add(p, 0, ev - 1);
+            if (q2 == SG_INVALID)
+                return -1;
+            uint32_t j = useful(l, q2) ? u_of(x, v, n, g->to[e], q2) : U_INVALID;
+            if (j != U_INVALID && lmove_add(&x->fresh, &x->nfresh, &fcap,
+                                            (lmove){U_INVALID, j, label(ev - 1, (uint32_t)gap)}))
+                return -1;
+        }
+    }
+    for (uint32_t a = 0; a < x->nu; a++) { /* moves among the useful ones */
+        x->ifirst[a] = (uint32_t)ni;
+        if (!cc_tick(c, level))
+            return 1;
+        rconf y = v[x->u[a]];
+        uint32_t ys = rc_s(y);
+        sg_ms yq = rc_q(y);
+        for (uint32_t e = cc_first(g, ys); e != CC_NONE; e = cc_next(g, e)) {
+            uint32_t ev = g->ev[e] & CC_EV_MASK, j = U_INVALID;
+            uint64_t lb = 0;
+            if (g->to[e] == CC_SINK)
+                continue;
+            if (ev == CC_SILENT)
+                j = u_of(x, v, n, g->to[e], yq);
+            else if (is_extra(p, X, ev - 1)) {
+                sg_ms q2 = ms_add(p, yq, ev - 1);
+                if (q2 == SG_INVALID)
+                    return -1;
+                j = useful(l, q2) ? u_of(x, v, n, g->to[e], q2) : U_INVALID;
+                lb = label(ev - 1, (uint32_t)gap);
+            }
+            if (j != U_INVALID && lmove_add(&x->inner, &ni, &icap, (lmove){a, j, lb}))
+                return -1;
+        }
+    }
+    x->ifirst[x->nu] = (uint32_t)ni;
+    if (p->a->final[X]) {
+        uint32_t *idx = malloc((n + 1) * sizeof *idx);
+        if (!idx)
+            return -1;
+        size_t ns = solutions(p, v, n, idx, &x->ambiguous);
+        x->sol = malloc((ns + 1) * sizeof *x->sol);
+        for (size_t s = 0; x->sol && s < ns; s++)
+            if ((x->sol[x->nsol] = u_find(x, idx[s])) != U_INVALID)
+                x->nsol++;
+        free(idx);
+        if (!x->sol)
+            return -1;
+    }
+    x->built = true;
+    return 0;
+}
+
+/* Pass 1 edge ed (from node i): the moves of its event between the useful
+ * configurations of its ends. */
+static int ledge_build(lpass *l, uint32_t i, uint32_t ed)
+{
+    ledge *y = &l->le[ed];
+    if (y->built)
+        return 0;
+    const cc_graph *g = l->p->c->g;
+    uint32_t j = l->in->edge[ed].to, ev = l->in->edge[ed].ev, n1, n2;
+    const rconf *v1 = r_confs(l->p, l->in->node[i].r, &n1);
+    const rconf *v2 = r_confs(l->p, l->in->node[j].r, &n2);
+    const lnode *a = &l->ln[i], *b = &l->ln[j];
+    size_t cap = 0;
+    for (uint32_t k = 0; k < a->nu; k++) {
+        if (!cc_tick(l->p->c, sg_ms_size(l->p->c->sg, l->p->a->k[l->in->node[i].x])))
+            return 1;
+        uint32_t xs = rc_s(v1[a->u[k]]);
+        sg_ms xq = rc_q(v1[a->u[k]]);
+        for (uint32_t e = cc_first(g, xs); e != CC_NONE; e = cc_next(g, e)) {
+            if ((g->ev[e] & CC_EV_MASK) != ev || g->to[e] == CC_SINK)
+                continue;
+            uint32_t t = u_of(b, v2, n2, g->to[e], xq);
+            if (t != U_INVALID && lmove_add(&y->mv, &y->n, &cap, (lmove){k, t, 0}))
+                return -1;
+        }
+    }
+    y->built = true;
+    return 0;
+}
+
+/* dst |= src (plus extra unless 0); *grew when something was new.  Label sets are
+ * kept ascending and src is ascending, so a union is a merge (label sets on bakery.4
+ * hold dozens of gaps, and a search per label was most of an unbounded run). */
+static int lab_union(labset *dst, const uint64_t *src, size_t n, uint64_t extra, bool *grew)
+{
+    size_t fresh = 0, i = 0, j = 0;
+    while (j < n) { /* count src's labels that dst lacks */
+        if (i < dst->n && dst->v[i] < src[j])
+            i++;
+        else {
+            fresh += i == dst->n || dst->v[i] != src[j];
+            i += i < dst->n && dst->v[i] == src[j];
+            j++;
+        }
+    }
+    if (fresh) {
+        size_t need = dst->n + fresh;
+        if (need > dst->cap) {
+            size_t cap = dst->cap ? dst->cap : 8;
+            while (cap < need)
+                cap *= 2;
+            uint64_t *v = realloc(dst->v, cap * sizeof *v);
+            if (!v)
+                return -1;
+            dst->v = v;
+            dst->cap = cap;
+        }
+        size_t w = need; /* merge from the back, in place */
+        i = dst->n;
+        j = n;
+        while (j > 0) {
+            if (i > 0 && dst->v[i - 1] > src[j - 1])
+                dst->v[--w] = dst->v[--i];
+            else if (i > 0 && dst->v[i - 1] == src[j - 1]) {
+                dst->v[--w] = dst->v[--i];
+                j--;
+            } else
+                dst->v[--w] = src[--j];
+        }
+        dst->n = need;
+        *grew = true;
+    }
+    if (extra) {
+        size_t lo = 0, hi = dst->n;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (dst->v[mid] < extra)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        if (lo == dst->n || dst->v[lo] != extra) {
+            if (U_GROW(dst->v, dst->cap, dst->n))
+                return -1;
+            memmove(dst->v + lo + 1, dst->v + lo, (dst->n - lo) * sizeof *dst->v);
+            dst->v[lo] = extra;
+            dst->n++;
+            *grew = true;
+        }
+    }
+    return 0;
+}
+
+static int lser(lpass *l, uint64_t w)
+{
+    if (U_GROW(l->ser, l->sercap, l->nser))
+        return -1;
+    l->ser[l->nser++] = w;
+    return 0;
+}
+
+/* The label sets of pass 1 node j's useful configurations, closed, as an interned
+ * id: seeded by `from` (the label sets of a pass 2 node over edge ed's source, moved
+ * by ed's event; NULL at the start) and by the fresh extras at j. */
+static int lclose(lpass *l, uint32_t j, const uint64_t *from, uint32_t ed, uint32_t *id)
+{
+    const lnode *x = &l->ln[j];
+    cc_ctx *c = l->p->c;
+    size_t level = sg_ms_size(c->sg, l->p->a->k[l->in->node[j].x]), nw = 0;
+    if (x->nu > l->nset) {
+        labset *v = realloc(l->set, x->nu * sizeof *v);
+        if (!v)
+            return -1;
+        memset(v + l->nset, 0, (x->nu - l->nset) * sizeof *v);
+        l->set = v;
+        l->nset = x->nu;
+    }
+    if (x->nu > l->workcap) {
+        uint32_t *w = realloc(l->work, x->nu * sizeof *w);
+        if (!w)
+            return -1;
+        l->work = w;
+        l->workcap = x->nu;
+    }
+    for (uint32_t a = 0; a < x->nu; a++) {
+        l->set[a].n = 0;
+        l->set[a].queued = false;
+    }
+    bool grew;
+    if (from) { /* the predecessor's label sets, one after the other: (n, labels...) */
+        const ledge *y = &l->le[ed];
+        size_t k = 0, pos = 0;
+        for (size_t m = 0; m < y->n; m++) {
+            /* y->mv is by `from` ascending: walk the serialised sets alongside */
+            while (k < y->mv[m].from) {
+                pos += 1 + from[pos];
+                k++;
+            }
+            if (!x->rel[y->mv[m].to])
+                continue;
+            labset *d = &l->set[y->mv[m].to];
+            grew = false;
+            if (lab_union(d, from + pos + 1, from[pos], 0, &grew))
+                return -1;
+            if (grew && !d->queued) {
+                d->queued = true;
+                l->work[nw++] = y->mv[m].to;
+            }
+        }
+    }
+    for (size_t m = 0; m < x->nfresh; m++) {
+        if (!x->rel[x->fresh[m].to])
+            continue;
+        labset *d = &l->set[x->fresh[m].to];
+        grew = false;
+        if (lab_union(d, NULL, 0, x->fresh[m].lab, &grew))
+            return -1;
+        if (grew && !d->queued) {
+            d->queued = true;
+            l->work[nw++] = x->fresh[m].to;
+        }
+    }
+    while (nw) {
+        uint32_t a = l->work[--nw];
+        l->set[a].queued = false;
+        if (!cc_tick(c, level))
+            return 1;
+        for (uint32_t m = x->ifirst[a]; m < x->ifirst[a + 1]; m++) {
+            if (!x->rel[x->inner[m].to])
+                continue;
+            labset *d = &l->set[x->inner[m].to];
+            grew = false;
+            if (lab_union(d, l->set[a].v, l->set[a].n, x->inner[m].lab, &grew))
+                return -1;
+            if (grew && !d->queued) {
+                d->queued = true;
+                l->work[nw++] = x->inner[m].to;
+            }
+        }
+    }
+    l->nser = 0;
+    for (uint32_t a = 0; a < x->nu; a++) {
+        labset *d = &l->set[a];
+        if (lser(l, d->n))
+            return -1;
+        for (size_t k = 0; k < d->n; k++)
+            if (lser(l, d->v[k]))
+                return -1;
+    }
+    bool fresh;
+    *id = u_intern_put(&l->ls, l->ser, l->nser * sizeof *l->ser, &fresh);
+    return *id == U_INVALID ? -1 : 0;
+}
+
+/* The pass 2 node (pass 1 node j, label sets id), made if new. */
+static uint32_t lnode_of(lpass *l, uint32_t j, uint32_t id, double count)
+{
+    uint64_t key = (uint64_t)j << 32 | id;
+    uint32_t k = u_map_get(&l->node_of, key);
+    if (k == U_INVALID) {
+        k = new_node(l->out, l->in->node[j].x, j);
+        if (k == U_INVALID || u_map_put(&l->node_of, key, k))
+            return U_INVALID;
+        size_t n = k;
+        if (U_GROW(l->lid, l->lidcap, n))
+            return U_INVALID;
+        l->lid[k] = id;
+    }
+    add_count(&l->out->node[k], count);
+    return k;
+}
+
+/* Final pass 2 node k over pass 1 node j with label sets id: the labels of its
+ * minimal solutions, and ambiguity. */
+static int lfinal(lpass *l, uint32_t k, uint32_t j, uint32_t id)
+{
+    const lnode *x = &l->ln[j];
+    const uint64_t *w = u_intern_key(&l->ls, id);
+    cc_pnode *nd = &l->out->node[k];
+    nd->ambiguous = x->ambiguous;
+    size_t pos = 0, s = 0;
+    labset acc = {0};
+    bool grew = false;
+    int rc = 0;
+    for (uint32_t a = 0; a < x->nu && s < x->nsol && !rc; a++) { /* sol is ascending */
+        if (x->sol[s] == a) {
+            rc = lab_union(&acc, w + pos + 1, w[pos], 0, &grew);
+            s++;
+        }
+        pos += 1 + w[pos];
+    }
+    nd->lab = acc.v;
+    nd->nlab = acc.n;
+    nd->labcap = acc.cap;
+    return rc;
+}
+
+static void lpass_free(lpass *l)
+{
+    for (size_t i = 0; l->ln && i < l->in->n; i++) {
+        free(l->ln[i].u);
+        free(l->ln[i].fresh);
+        free(l->ln[i].inner);
+        free(l->ln[i].ifirst);
+        free(l->ln[i].sol);
+        free(l->ln[i].rel);
+    }
+    for (size_t e = 0; l->le && e < l->in->ne; e++)
+        free(l->le[e].mv);
+    free(l->ln);
+    free(l->le);
+    for (size_t a = 0; a < l->nset; a++)
+        free(l->set[a].v);
+    free(l->set);
+    free(l->work);
+    free(l->lid);
+    free(l->ser);
+    u_intern_free(&l->ls);
+    u_map_free(&l->node_of);
+}
+
+/* rel: the useful configurations from which labels can still flow into a minimal
+ * solution of a final node, backward over the moves among useful configurations
+ * (within a node and along pass 1's edges).  Labels of the others never count, but
+ * carried they split pass 2's nodes: bakery.4's multisets had 10^5 label nodes
+ * over 10^3 to 10^4 pass 1 nodes, most of them told apart by labels that did not
+ * reach a solution.  Builds every node's and edge's moves first. */
+static int relevance(lpass *l)
+{
+    const cc_pass *in = l->in;
+    size_t *base = malloc((in->n + 1) * sizeof *base), nall = 0, nmv = 0, cap = 0, k = 0;
+    uint64_t *mv = NULL; /* to << 32 | from, over all useful configurations */
+    uint32_t *work = NULL;
+    int rc = base ? 0 : -1;
+    for (uint32_t i = 0; !rc && i < in->n; i++) {
+        rc = lnode_build(l, i);
+        for (uint32_t e = in->node[i].out; e != CC_NONE && !rc; e = in->edge[e].next)
+            rc = lnode_build(l, in->edge[e].to) || ledge_build(l, i, e);
+    }
+    for (uint32_t i = 0; !rc && i < in->n; i++) {
+        base[i] = nall;
+        nall += l->ln[i].nu;
+        if (!(l->ln[i].rel = calloc(l->ln[i].nu + 1, 1)))
+            rc = -1;
+    }
+    for (uint32_t i = 0; !rc && i < in->n; i++) {
+        const lnode *x = &l->ln[i];
+        for (uint32_t a = 0; a < x->nu && !rc; a++)
+            for (uint32_t m = x->ifirst[a]; m < x->ifirst[a + 1] && !rc; m++)
+                if (!(rc = U_GROW(mv, cap, nmv)))
+                    mv[nmv++] = (uint64_t)(base[i] + x->inner[m].to) << 32 | (base[i] + a);
+        for (uint32_t e = in->node[i].out; e != CC_NONE && !rc; e = in->edge[e].next)
+            for (size_t m = 0; m < l->le[e].n && !rc; m++)
+                if (!(rc = U_GROW(mv, cap, nmv)))
+                    mv[nmv++] = (uint64_t)(base[in->edge[e].to] + l->le[e].mv[m].to) << 32 |
+                                (base[i] + l->le[e].mv[m].from);
+    }
+    uint64_t *tmp = rc ? NULL : malloc((nmv + 1) * sizeof *tmp);
+    size_t *first = rc ? NULL : calloc(nall + 2, sizeof *first);
+    uint32_t *owner = rc ? NULL : malloc((nall + 1) * sizeof *owner);
+    work = rc ? NULL : malloc((nall + 1) * sizeof *work);
+    if (!rc && (!tmp || !first || !owner || !work))
+        rc = -1;
+    if (!rc) {
+        sort_keys(mv, tmp, nmv); /* by target: the moves into each, for the walk back */
+        for (size_t m = 0; m < nmv; m++)
+            first[(mv[m] >> 32) + 1]++;
+        for (size_t t = 1; t <= nall + 1; t++)
+            first[t] += first[t - 1];
+        for (uint32_t i = 0; i < in->n; i++)
+            for (uint32_t a = 0; a < l->ln[i].nu; a++)
+                owner[base[i] + a] = i;
+        for (uint32_t i = 0; i < in->n; i++) /* the minimal solutions of final nodes */
+            for (size_t t = 0; t < l->ln[i].nsol; t++) {
+                l->ln[i].rel[l->ln[i].sol[t]] = 1;
+                work[k++] = (uint32_t)(base[i] + l->ln[i].sol[t]);
+            }
+        while (k) {
+            uint32_t t = work[--k];
+            for (size_t m = first[t]; m < first[t + 1]; m++) {
+                uint32_t f = (uint32_t)mv[m], o = owner[f];
+                if (!l->ln[o].rel[f - base[o]]) {
+                    l->ln[o].rel[f - base[o]] = 1;
+                    work[k++] = f;
+                }
+            }
+        }
+    }
+    free(base);
+    free(mv);
+    free(tmp);
+    free(first);
+    free(owner);
+    free(work);
+    return rc;
+}
+
+static int label_pass(pass *p, const cc_pass *in, cc_pass *out)
+{
+    memset(out, 0, sizeof *out);
+    out->nocc = in->nocc;
+    lpass l = {.p = p, .in = in, .useful = in->minq, .nuseful = in->nminq, .out = out};
+    l.ln = calloc(in->n + 1, sizeof *l.ln);
+    l.le = calloc(in->ne + 1, sizeof *l.le);
+    uint32_t *mv = NULL; /* a node's pass 1 edges in the automaton's order */
+    size_t mvcap = 0;
+    int rc = l.ln && l.le ? 0 : -1;
+    uint32_t id;
+    if (!rc)
+        rc = relevance(&l);
+    if (!rc && in->n) {
+        rc = lnode_build(&l, 0);
+        if (!rc)
+            rc = lclose(&l, 0, NULL, 0, &id);
+        if (!rc && lnode_of(&l, 0, id, 1) == U_INVALID)
+            rc = -1;
+    }
+    for (uint32_t k = 0; !rc && k < out->n; k++) {
+        uint32_t i = out->node[k].r; /* its pass 1 node */
+        if (p->a->final[in->node[i].x]) {
+            rc = lfinal(&l, k, i, l.lid[k]);
+            continue;
+        }
+        size_t nmv = 0;
+        for (uint32_t e = in->node[i].out; e != CC_NONE && !rc; e = in->edge[e].next) {
+            if (U_GROW(mv, mvcap, nmv))
+                rc = -1;
+            else
+                mv[nmv++] = e;
+        }
+        while (nmv-- && !rc) {
+            uint32_t e = mv[nmv], j = in->edge[e].to;
+            rc = lnode_build(&l, j) || ledge_build(&l, i, e);
+            if (!rc)
+                rc = lclose(&l, j, u_intern_key(&l.ls, l.lid[k]), e, &id);
+            uint32_t to = rc ? U_INVALID : lnode_of(&l, j, id, out->node[k].count);
+            if (!rc && (to == U_INVALID || pass_edge(out, k, in->edge[e].ev, to)))
+                rc = -1;
+        }
+    }
+    free(mv);
+    size_t b = u_intern_bytes(&l.ls) + u_map_bytes(&l.node_of) + out->cap * sizeof *out->node +
+               out->ecap * sizeof *out->edge;
+    if (b > p->c->r->bytes)
+        p->c->r->bytes = b;
+    lpass_free(&l);
+    return rc;
+}
+
+/* ---- rounds of pass 1 ---- */
+
+/* Round 2 is exact when no configuration it dropped could have become a minimal
+ * solution: for every Q dropped at node n, every final node reachable from n has a
+ * minimal solution inside Q (every completion of Q, at every final it reaches,
+ * then strictly contains a solution: no dropped Q ever was a solution, as it lies
+ * strictly beyond a candidate, which a kept solution does not).  Then nothing on a
+ * path to a minimal solution was dropped either (its Q lies inside the solution's),
+ * so the minimal solutions, their labels and ambiguity are those of the full pass.
+ * *ok false when some dropped Q fails, or when there are too many minimal Q's to
+ * check this way. */
+static int verify(const pass *p, bool *ok)
+{
+    const cc_pass *o = p->out;
+    *ok = false;
+    if (o->nminq > VERIFY_MINQ)
+        return 0;
+    uint64_t *reach = malloc((o->n + 1) * sizeof *reach); /* bit M: a final with mask M */
+    if (!reach)
+        return -1;
+    for (size_t i = o->n; i-- > 0;) { /* successors are made after their predecessors */
+        uint64_t r = p->a->final[o->node[i].x] ? (uint64_t)1 << p->fmask[i] : 0;
+        for (uint32_t e = o->node[i].out; e != CC_NONE; e = o->edge[e].next)
+            r |= reach[o->edge[e].to];
+        reach[i] = r;
+    }
+    *ok = true;
+    for (size_t k = 0; k < p->ndrop && *ok; k++) {
+        uint64_t r = reach[rc_s(p->drop[k])];
+        unsigned hits = 0;
+        for (size_t j = 0; j < o->nminq; j++)
+            if (sg_ms_subseteq(p->c->sg, o->minq[j], rc_q(p->drop[k])))
+                hits |= 1u << j;
+        for (unsigned M = 0; M < 64 && *ok; M++)
+            *ok = !(r >> M & 1) || (M & hits);
+    }
+    free(reach);
+    return 0;
+}
+
+/* Pass 1 in rounds, because most of a full pass's configurations carry Q's far beyond
+ * any minimal solution (bakery.4: other processes run whole rounds of their loops as
+ * extras, |Q| up to 46, while its minimal Q's are single events):
+ *   1. a pass that keeps only |Q| <= 1, cheap, whose minimal Q's are candidates;
+ *   2. a pass that drops every Q strictly beyond a candidate and notes where, then
+ *      verify(): if it holds, round 2 is pass 1;
+ *   3. otherwise (or without candidates) the full pass, as before the rounds.
+ * Rounds 1 and 2 each cost at most what the full pass costs (their R's are parts of
+ * its R's, their nodes unions of its nodes).  *exact: round 2 is pass 1 (in *p,
+ * *first).  A round that runs out of budget returns 1 with nothing kept: its nodes are
+ * not known to be exact. */
+static int rounds(cc_ctx *c, const cc_oaut *a, size_t nevents, pass *rows, pass *p, cc_pass *first,
+                  bool *exact)
+{
+    cc_pass r1;
+    pass p1;
+    *exact = false;
+    int rc = run_pass(&p1, c, a, nevents, true, 1, NULL, 0, rows, &r1);
+    rows_move(rows, &p1);
+    size_t ncand = rc ? 0 : r1.nminq;
+    sg_ms *cand = ncand ? malloc(ncand * sizeof *cand) : NULL;
+    if (ncand && !cand)
+        rc = -1;
+    else if (ncand)
+        memcpy(cand, r1.minq, ncand * sizeof *cand);
+    pass_free(&p1);
+    cc_pass_free(&r1);
+    if (rc || !ncand)
+        return rc;
+    rc = run_pass(p, c, a, nevents, true, 0, cand, ncand, rows, first);
+    if (!rc)
+        rc = verify(p, exact);
+    p->cand = NULL; /* freed below; pass 2 does not insert */
+    p->ncand = 0;
+    free(cand);
+    if (rc || !*exact) {
+        rows_move(rows, p);
+        pass_free(p);
+        cc_pass_free(first);
+        *exact = false;
+    }
+    return rc;
+}
+
+/* Pass 1 (in rounds) without labels finds which Q are minimal somewhere (R then
+ * mostly equals over the prefixes of an automaton state); pass 2 carries labels only
+ * on configurations whose Q lies inside one of those, over pass 1's R's (above).
+ * Labels name the occurrences around a gap, so they differ from prefix to prefix:
+ * carried on every configuration they split nodes without end (bakery.3: 8 x 10^5
+ * nodes instead of 1,737 for 1,557 automaton states), carried on the ones that can
+ * still matter they rarely do. */
 int cc_ac22_pass(cc_ctx *c, const cc_oaut *a, size_t nevents, bool extras, cc_pass *out)
 {
     cc_pass first;
-    int rc = run_pass(c, a, nevents, extras, NULL, 0, &first);
+    pass p, rows = {0}; /* rows: the rounds' shared rows, between passes */
+    bool exact = false;
+    int rc = extras ? rounds(c, a, nevents, &rows, &p, &first, &exact) : 0;
+    if (rc) { /* a round ran out (or memory did): nothing is kept */
+        free(rows.xbits);
+        free(rows.viable);
+        free(rows.final_row);
+        memset(out, 0, sizeof *out);
+        return rc;
+    }
+    if (!exact)
+        rc = run_pass(&p, c, a, nevents, extras, 0, NULL, 0, &rows, &first);
+    free(rows.xbits);
+    free(rows.viable);
+    free(rows.final_row);
     if (rc || !extras || !first.nminq) { /* no extra is ever minimal: no labels at all */
+        pass_free(&p);
         *out = first;
         return rc;
     }
-    rc = run_pass(c, a, nevents, extras, first.minq, first.nminq, out);
+    rc = label_pass(&p, &first, out);
+    pass_free(&p);
     cc_pass_free(&first);
     return rc;
 }

@@ -55,6 +55,7 @@ typedef struct {
     double count, nambiguous;
     bool ambiguous;
     bool *viol;        /* nocc x nocc: viol[x * n + y]: y precedes x on some order */
+    bitstr_t *xs;      /* the automaton states on the way to its orders (for viol) */
     uint32_t *witness; /* event types, the group's first order by names */
     cc_trace *amb;     /* listed ambiguous orders */
     size_t namb;
@@ -69,7 +70,9 @@ typedef struct {
     uint32_t *off;                  /* per event type: its first occurrence id */
     uint32_t *from, *rhead, *rnext; /* the pass's edges reversed */
     uint8_t *mark;                  /* per pass node: leads to the final node at hand */
-    uint32_t *work;                 /* a stack over pass or refined nodes */
+    uint32_t *marked;               /* the nodes marked, nmarked of them */
+    size_t nmarked;
+    uint32_t *work; /* a stack over pass or refined nodes */
     size_t workcap;
     group *g;
     size_t ng, gcap;
@@ -136,8 +139,9 @@ static int reverse_edges(asm_t *s)
     s->from = malloc((p->ne + 1) * sizeof *s->from);
     s->rnext = malloc((p->ne + 1) * sizeof *s->rnext);
     s->rhead = malloc((p->n + 1) * sizeof *s->rhead);
-    s->mark = malloc(p->n + 1);
-    if (!s->from || !s->rnext || !s->rhead || !s->mark || work_room(s, p->n + 1))
+    s->mark = calloc(p->n + 1, 1);
+    s->marked = malloc((p->n + 1) * sizeof *s->marked);
+    if (!s->from || !s->rnext || !s->rhead || !s->mark || !s->marked || work_room(s, p->n + 1))
         return -1;
     for (size_t i = 0; i < p->n; i++)
         s->rhead[i] = CC_NONE;
@@ -150,19 +154,24 @@ static int reverse_edges(asm_t *s)
     return 0;
 }
 
-/* s->mark = the pass nodes that lead to node f. */
-static void mark_pass(asm_t *s, uint32_t f)
+/* s->mark = the pass nodes that lead to one of the final nodes fs[0..nf), which are
+ * marked 2. */
+static void mark_pass(asm_t *s, const uint32_t *fs, size_t nf)
 {
     size_t k = 0;
-    memset(s->mark, 0, s->p->n);
-    s->mark[f] = 1;
-    s->work[k++] = f;
+    for (size_t i = 0; i < s->nmarked; i++) /* the last call's marks (no memset of all) */
+        s->mark[s->marked[i]] = 0;
+    s->nmarked = 0;
+    for (size_t i = 0; i < nf; i++) {
+        s->mark[fs[i]] = 2;
+        s->work[k++] = s->marked[s->nmarked++] = fs[i];
+    }
     while (k) {
         uint32_t t = s->work[--k];
         for (uint32_t e = s->rhead[t]; e != CC_NONE; e = s->rnext[e])
             if (!s->mark[s->from[e]]) {
                 s->mark[s->from[e]] = 1;
-                s->work[k++] = s->from[e];
+                s->work[k++] = s->marked[s->nmarked++] = s->from[e];
             }
     }
 }
@@ -218,17 +227,20 @@ static size_t boundaries(const asm_t *s, const cc_pnode *f, uint32_t *pos)
     return w;
 }
 
-/* The refined nodes of the orders that reach pass node f: forward from the start
- * over the pass nodes that lead to f, recording the occurrence read at each of the
- * npos boundary positions. */
-static int refine(asm_t *s, uint32_t f, const uint32_t *pos, size_t npos, refined *r)
+/* The refined nodes of the orders that reach the final pass nodes fs[0..nf) (equal
+ * labels: one set of boundary positions): forward from the start over the pass nodes
+ * that lead to them, recording the occurrence read at each of the npos boundary
+ * positions.  The final nodes are one refined node per record, named fs[0]: their
+ * orders' intervals depend on the labels and the record only. */
+static int refine(asm_t *s, const uint32_t *fs, size_t nf, const uint32_t *pos, size_t npos,
+                  refined *r)
 {
     const cc_pass *p = s->p;
     uint32_t *t = malloc((npos + 1) * sizeof *t);
     bool fresh;
     uint32_t empty = u_intern_put(&r->tuples, NULL, 0, &fresh);
     int rc = t && empty != U_INVALID ? 0 : -1;
-    mark_pass(s, f);
+    mark_pass(s, fs, nf);
     uint32_t start = rc || !s->mark[0] ? U_INVALID : rnode_of(r, 0, empty);
     if (!rc && s->mark[0] && start == U_INVALID)
         rc = -1;
@@ -253,7 +265,8 @@ static int refine(asm_t *s, uint32_t f, const uint32_t *pos, size_t npos, refine
                 t[len] = s->off[ev - 1] + sg_ms_count(s->c->sg, k, ev - 1) - 1;
                 tuple = u_intern_put(&r->tuples, t, (len + 1) * sizeof *t, &fresh);
             }
-            uint32_t j = tuple == U_INVALID ? U_INVALID : rnode_of(r, w, tuple);
+            uint32_t j =
+                tuple == U_INVALID ? U_INVALID : rnode_of(r, s->mark[w] == 2 ? fs[0] : w, tuple);
             if (j == U_INVALID || redge_add(r, i, ev, j))
                 rc = -1;
             else {
@@ -335,21 +348,33 @@ static void witness(const asm_t *s, const refined *r, uint32_t *w)
     }
 }
 
-/* Adds to viol: y precedes x on some order through the marked refined nodes iff
- * some marked node has y among its prefix's occurrences and not x.  Per pair of m's
- * event types (e, f) and count a of e, best = the most f among marked nodes with a
- * of e; then viol((e, i), (f, j)) iff some a < i has best >= j. */
-static void violations(asm_t *s, const refined *r, bool *viol)
+/* The automaton states of the marked refined nodes into g->xs: OC1 depends on the
+ * prefixes' multisets only, which are their automaton states'. */
+static void note_states(const asm_t *s, const refined *r, group *g)
+{
+    for (size_t i = 0; i < r->n; i++)
+        if (r->mark[i])
+            bit_set(g->xs, (int)s->p->node[r->v[i].node].x);
+}
+
+/* g->viol: y precedes x on some order of the group iff some automaton state on the
+ * way (g->xs, gathered over the group's refined final nodes) has y among its
+ * prefix's occurrences and not x.  Per pair of m's event types (e, f) and count a of
+ * e, best = the most f among those states with a of e; then viol((e, i), (f, j)) iff
+ * some a < i has best >= j.  Once per group over the union of its states: computed
+ * per refined final node this was a third of bakery.4's run. */
+static void violations(asm_t *s, group *g)
 {
     size_t n = s->n, nt = s->ntypes;
     int *best = s->best;
+    bool *viol = g->viol;
     for (size_t i = 0; i < nt * nt * (n + 1); i++)
         best[i] = -1;
     uint32_t *cnt = s->tcnt;
-    for (size_t i = 0; i < r->n; i++) {
-        if (!r->mark[i])
+    for (uint32_t x = 0; x < s->a->nx; x++) {
+        if (!bit_test(g->xs, (int)x))
             continue;
-        sg_ms k = s->a->k[s->p->node[r->v[i].node].x];
+        sg_ms k = s->a->k[x];
         for (size_t e = 0; e < nt; e++)
             cnt[e] = sg_ms_count(s->c->sg, k, s->types[e]);
         for (size_t e = 0; e < nt; e++)
@@ -422,6 +447,30 @@ static int list_orders(asm_t *s, const refined *r, group *g, uint32_t *path, uin
     }
 }
 
+static const cc_ctx *sort_ctx; /* qsort has no context argument in C11 */
+static size_t sort_len;
+
+static int amb_cmp(const void *x, const void *y)
+{
+    const cc_trace *a = x, *b = y;
+    return trace_cmp(sort_ctx, a->ev, b->ev, sort_len);
+}
+
+/* g's listed ambiguous orders: sorted by names, the first AMBIGUOUS_LISTED kept.
+ * Each refined final node lists its own first AMBIGUOUS_LISTED, so what is kept is
+ * the first of all the group's orders, however its orders were split into nodes
+ * (which depends on the pass: before, the group's later nodes listed only what was
+ * left and the list depended on the order of the nodes). */
+static void amb_trim(const asm_t *s, group *g)
+{
+    sort_ctx = s->c;
+    sort_len = s->n;
+    qsort(g->amb, g->namb, sizeof *g->amb, amb_cmp);
+    sort_ctx = NULL;
+    for (; g->namb > AMBIGUOUS_LISTED; g->namb--)
+        free(g->amb[g->namb - 1].ev);
+}
+
 /* The group with these intervals (made if new); NULL when out of memory. */
 static group *group_of(asm_t *s, ivl *iv, size_t niv)
 {
@@ -439,7 +488,8 @@ static group *group_of(asm_t *s, ivl *iv, size_t niv)
     g->iv = iv;
     g->niv = niv;
     g->viol = calloc(s->n * s->n + 1, sizeof *g->viol);
-    return g->viol ? g : NULL;
+    g->xs = bit_alloc((int)s->a->nx + 1);
+    return g->viol && g->xs ? g : NULL;
 }
 
 /* The intervals of refined final node i: the runs of f's gaps, named by the
@@ -471,9 +521,11 @@ static ivl *intervals_of(const asm_t *s, const refined *r, uint32_t i, const cc_
     return v;
 }
 
-/* Final pass node f: its orders, split by their intervals, into the groups. */
-static int place_final(asm_t *s, uint32_t f)
+/* Final pass nodes fs[0..nf) with equal labels and ambiguity:
+ * their orders, split by their intervals, into the groups. */
+static int place_final(asm_t *s, const uint32_t *fs, size_t nf)
 {
+    uint32_t f = fs[0];
     const cc_pnode *fn = &s->p->node[f];
     uint32_t *pos = malloc((2 * fn->nlab + 1) * sizeof *pos);
     uint32_t *w = malloc((s->n + 1) * sizeof *w);
@@ -481,7 +533,7 @@ static int place_final(asm_t *s, uint32_t f)
     int rc = pos && w ? 0 : -1;
     size_t npos = rc ? 0 : boundaries(s, fn, pos);
     if (!rc)
-        rc = refine(s, f, pos, npos, &r);
+        rc = refine(s, fs, nf, pos, npos, &r);
     for (uint32_t i = 0; !rc && i < r.n; i++) {
         if (r.v[i].node != f)
             continue;
@@ -494,7 +546,7 @@ static int place_final(asm_t *s, uint32_t f)
         }
         mark_refined(s, &r, i);
         g->count += r.v[i].count;
-        violations(s, &r, g->viol);
+        note_states(s, &r, g);
         witness(s, &r, w);
         if (!g->witness || trace_cmp(s->c, w, g->witness, s->n) < 0) {
             if (!g->witness && !(g->witness = malloc((s->n + 1) * sizeof *w))) {
@@ -504,15 +556,80 @@ static int place_final(asm_t *s, uint32_t f)
             memcpy(g->witness, w, s->n * sizeof *w);
         }
         if (fn->ambiguous) {
-            size_t left = g->namb < AMBIGUOUS_LISTED ? AMBIGUOUS_LISTED - g->namb : 0;
+            size_t left = AMBIGUOUS_LISTED;
             g->ambiguous = true;
             g->nambiguous += r.v[i].count;
             rc = list_orders(s, &r, g, w, 0, 0, &left);
+            if (!rc && g->namb > AMBIGUOUS_LISTED)
+                amb_trim(s, g);
         }
     }
     refined_free(&r);
     free(pos);
     free(w);
+    return rc;
+}
+
+/* Every final pass node into the groups.  Final nodes with equal labels and
+ * ambiguity are placed together, one refined pass for all (bakery.4: thousands of
+ * final nodes share a handful of label sets, and a refined pass per final node
+ * walked the pass graph each time). */
+static int place_finals(asm_t *s, bool *partial)
+{
+    const cc_pass *p = s->p;
+    u_intern sets = {0};
+    uint32_t *gid = malloc((p->n + 1) * sizeof *gid), *start = NULL, *list = NULL;
+    uint64_t *key = NULL;
+    size_t keycap = 0, ngid = 0;
+    int rc = gid ? 0 : -1;
+    for (uint32_t i = 0; !rc && i < p->n; i++) {
+        gid[i] = U_INVALID;
+        const cc_pnode *f = &p->node[i];
+        if (!s->a->final[f->x])
+            continue;
+        size_t n = f->nlab + 1;
+        if (n > keycap) {
+            uint64_t *v = realloc(key, n * sizeof *v);
+            if (!v) {
+                rc = -1;
+                break;
+            }
+            key = v;
+            keycap = n;
+        }
+        key[0] = f->ambiguous;
+        if (f->nlab)
+            memcpy(key + 1, f->lab, f->nlab * sizeof *key);
+        bool fresh;
+        gid[i] = u_intern_put(&sets, key, n * sizeof *key, &fresh);
+        if (gid[i] == U_INVALID)
+            rc = -1;
+        else if (fresh)
+            ngid++;
+    }
+    start = calloc(ngid + 2, sizeof *start); /* finals grouped by set, in node order */
+    list = malloc((p->n + 1) * sizeof *list);
+    if (!rc && (!start || !list))
+        rc = -1;
+    for (uint32_t i = 0; !rc && i < p->n; i++)
+        if (gid[i] != U_INVALID)
+            start[gid[i] + 2]++;
+    for (size_t g = 2; !rc && g < ngid + 2; g++)
+        start[g] += start[g - 1];
+    for (uint32_t i = 0; !rc && i < p->n; i++)
+        if (gid[i] != U_INVALID)
+            list[start[gid[i] + 1]++] = i;
+    for (size_t g = 0; !rc && g < ngid; g++) { /* sets in order of their first node */
+        rc = place_final(s, list + start[g], start[g + 1] - start[g]);
+        *partial |= rc == 1;
+        if (rc == 1)
+            rc = 0;
+    }
+    free(gid);
+    free(start);
+    free(list);
+    free(key);
+    u_intern_free(&sets);
     return rc;
 }
 
@@ -525,15 +642,6 @@ static int add_black(cc_ctx *c, const uint32_t *ev, size_t n)
     for (size_t i = 0; i < n && node != SG_INVALID; i++)
         node = sg_child(c->sg, node, ev[i]);
     return node == SG_INVALID || sg_add(c->sg, node, false) == SG_NONE ? -1 : 0;
-}
-
-static const cc_ctx *sort_ctx; /* qsort has no context argument in C11 */
-static size_t sort_len;
-
-static int amb_cmp(const void *x, const void *y)
-{
-    const cc_trace *a = x, *b = y;
-    return trace_cmp(sort_ctx, a->ev, b->ev, sort_len);
 }
 
 static int build_cause(asm_t *s, group *g, bool incomplete, cc_cause *k)
@@ -574,10 +682,8 @@ static int build_cause(asm_t *s, group *g, bool incomplete, cc_cause *k)
             rc = add_black(c, k->good, k->ngood);
     }
     if (!rc && g->namb) { /* the first listed by names */
-        sort_ctx = c;
-        sort_len = n;
-        qsort(g->amb, g->namb, sizeof *g->amb, amb_cmp);
-        for (size_t i = 0; i < g->namb && i < AMBIGUOUS_LISTED && !rc; i++)
+        amb_trim(s, g);
+        for (size_t i = 0; i < g->namb && !rc; i++)
             rc = trace_list_add(&c->r->ambiguous, &c->r->nambiguous, g->amb[i].ev, n);
     }
     free(pos_of);
@@ -590,6 +696,7 @@ static void free_groups(group *g, size_t n)
     for (size_t i = 0; i < n; i++) {
         free(g[i].iv);
         free(g[i].viol);
+        free(g[i].xs);
         free(g[i].witness);
         for (size_t t = 0; t < g[i].namb; t++)
             free(g[i].amb[t].ev);
@@ -631,12 +738,13 @@ static int layout(asm_t *s, sg_ms m)
 }
 
 /* The AC2(2) pass over m's orders with a share of what is left of the phase's
- * budget.  A pass that uses up its share is replaced by the pass without extras
- * (orders, counts and OC1 only, as --no-ac2): the cause is still reported, its
- * non-occurrences marked undecided, and the other multisets get their turn.  The
- * share is room / (left + 1), not room / left: the last multiset's share must not
- * be the whole rest, or its pass meets the phase's own budget first and no room is
- * left for the replacement (BEEM krebs.2, one multiset, listed no cause). */
+ * budget; the share stays set (c->soft) for placing the pass's final nodes, which
+ * ticks too (causes_of).  A pass that uses up its share is replaced by the pass
+ * without extras (orders, counts and OC1 only, as --no-ac2): the cause is still
+ * reported, its non-occurrences marked undecided, and the other multisets get their
+ * turn.  The share is room / (left + 1), not room / left: the last multiset's share
+ * must not be the whole rest, or its pass meets the phase's own budget first and no
+ * room is left for the replacement (BEEM krebs.2, one multiset, listed no cause). */
 static int pass_with_share(cc_ctx *c, const cc_oaut *a, size_t nevents, size_t left, cc_pass *p,
                            bool *cut)
 {
@@ -647,13 +755,40 @@ static int pass_with_share(cc_ctx *c, const cc_oaut *a, size_t nevents, size_t l
     c->soft = c->budget == SIZE_MAX ? 0 : c->ticks + room / (left + 1) + 1;
     c->soft_hit = false;
     int rc = cc_ac22_pass(c, a, nevents, true, p);
-    c->soft = 0;
     if (c->soft_hit) {
         cc_pass_free(p);
         *cut = true;
+        c->soft = 0;
         c->soft_hit = false;
         rc = cc_ac22_pass(c, a, nevents, false, p);
     }
+    return rc;
+}
+
+static void asm_free(asm_t *s)
+{
+    free_groups(s->g, s->ng);
+    free(s->off);
+    free(s->types);
+    free(s->tcnt);
+    free(s->best);
+    free(s->from);
+    free(s->rnext);
+    free(s->rhead);
+    free(s->mark);
+    free(s->marked);
+    free(s->work);
+    *s = (asm_t){.c = s->c, .nevents = s->nevents, .n = s->n, .a = s->a, .p = s->p};
+}
+
+/* The pass's final nodes into groups. */
+static int place(asm_t *s, sg_ms m, bool *partial)
+{
+    int rc = 0;
+    if (s->p->n)
+        rc = layout(s, m) || reverse_edges(s);
+    if (!rc && s->p->n)
+        rc = place_finals(s, partial);
     return rc;
 }
 
@@ -672,30 +807,30 @@ static int causes_of(cc_ctx *c, sg_ms m, size_t nevents, size_t *cap, size_t lef
     size_t before = c->r->ncauses;
     if (rc == 1)
         rc = 0; /* the budget ran out: the causes of the part the pass covered */
-    if (!rc && p.n)
-        rc = layout(&s, m) || reverse_edges(&s);
-    for (uint32_t i = 0; !rc && i < p.n; i++)
-        if (a.final[p.node[i].x]) {
-            rc = place_final(&s, i);
-            partial |= rc == 1;
-            if (rc == 1)
-                rc = 0;
-        }
-    for (size_t i = 0; i < s.ng && !rc; i++)
-        if (s.g[i].witness && !(rc = add_cause(c->r, cap)))
-            rc = build_cause(&s, &s.g[i], partial, &c->r->causes[c->r->ncauses++]);
+    if (!rc)
+        rc = place(&s, m, &partial);
+    if (!rc && c->soft_hit) { /* placing used up the share: as if the pass had */
+        asm_free(&s);
+        cc_pass_free(&p);
+        c->soft = 0;
+        c->soft_hit = false;
+        cut = partial = true;
+        rc = cc_ac22_pass(c, &a, nevents, false, &p);
+        if (rc == 1)
+            rc = 0;
+        if (!rc)
+            rc = place(&s, m, &partial);
+    }
+    c->soft = 0;
+    for (size_t i = 0; i < s.ng && !rc; i++) {
+        if (!s.g[i].witness || (rc = add_cause(c->r, cap)))
+            continue;
+        violations(&s, &s.g[i]);
+        rc = build_cause(&s, &s.g[i], partial, &c->r->causes[c->r->ncauses++]);
+    }
     if (cut)
         c->r->ac22_cut += c->r->ncauses - before;
-    free_groups(s.g, s.ng);
-    free(s.off);
-    free(s.types);
-    free(s.tcnt);
-    free(s.best);
-    free(s.from);
-    free(s.rnext);
-    free(s.rhead);
-    free(s.mark);
-    free(s.work);
+    asm_free(&s);
     cc_pass_free(&p);
     cc_oaut_free(&a);
     return rc;
