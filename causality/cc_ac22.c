@@ -419,15 +419,8 @@ static const rconf *r_confs(const pass *p, uint32_t r, uint32_t *nconf)
 static uint32_t r_find(const rconf *v, uint32_t n, uint32_t s, sg_ms q)
 {
     rconf key = (rconf)s << 32 | q;
-    uint32_t lo = 0, hi = n;
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (v[mid] < key)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < n && v[lo] == key ? lo : U_INVALID;
+    size_t lo = u_lower64(v, n, key);
+    return lo < n && v[lo] == key ? (uint32_t)lo : U_INVALID;
 }
 
 /* Round 2: the Q's the closure dropped, made distinct and noted against the node
@@ -904,15 +897,8 @@ static int lmove_add(lmove **v, size_t *n, size_t *cap, lmove m)
 
 static uint32_t u_find(const lnode *x, uint32_t k)
 {
-    uint32_t lo = 0, hi = x->nu;
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (x->u[mid] < k)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < x->nu && x->u[lo] == k ? lo : U_INVALID;
+    size_t lo = u_lower32(x->u, x->nu, k);
+    return lo < x->nu && x->u[lo] == k ? (uint32_t)lo : U_INVALID;
 }
 
 /* The useful configuration (t, q) of R as an index into x->u, U_INVALID if none. */
@@ -1077,14 +1063,7 @@ static int lab_union(labset *dst, const uint64_t *src, size_t n, uint64_t extra,
         *grew = true;
     }
     if (extra) {
-        size_t lo = 0, hi = dst->n;
-        while (lo < hi) {
-            size_t mid = lo + (hi - lo) / 2;
-            if (dst->v[mid] < extra)
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
+        size_t lo = u_lower64(dst->v, dst->n, extra);
         if (lo == dst->n || dst->v[lo] != extra) {
             if (U_GROW(dst->v, dst->cap, dst->n))
                 return -1;
