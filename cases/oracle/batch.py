@@ -192,6 +192,8 @@ def _one(seed, keep, every):
                                  if k.startswith("ORACLE_GEN_"))
                 r = REPRO % {"root": ROOT, "oracle": HERE, "genenv": genenv,
                              "seed": seed if isinstance(seed, int) else 0,
+                             "builds": " ".join(b for b, _ in BUILDS),
+                             "porenv": "export PANCAUSE_POR_AC2=1\n" if len(BUILDS) > 2 else "",
                              "noprune_runs": REPRO_NOPRUNE_RUNS,
                              "noprune_compare": REPRO_NOPRUNE_COMPARE % {"oracle": HERE}}
                 if not isinstance(seed, int):
@@ -248,10 +250,10 @@ set -x
 %(genenv)spython3 %(oracle)s/gen.py %(seed)d gen && cmp gen/model.pml model.pml
 python3 %(oracle)s/oracle.py model.pml oracle.ac2.json
 python3 %(oracle)s/oracle.py --no-ac2 model.pml oracle.noac2.json
-for b in dfs bfs; do
+%(porenv)sfor b in %(builds)s; do
+  case $b in dfs) f=;; bfs) f="BFS=1";; dfs-por) f="POR=1";; bfs-por) f="BFS=1 POR=1";; esac
   mkdir -p $b && cp model.pml $b/ && (cd $b && spin -a model.pml &&
-    if [ $b = bfs ]; then make -s -f %(root)s/Makefile pan BFS=1 PAN_CFLAGS=-O0;
-    else make -s -f %(root)s/Makefile pan PAN_CFLAGS=-O0; fi &&
+    make -s -f %(root)s/Makefile pan $f PAN_CFLAGS=-O0 &&
     ./pan -w19 -C --json out.json && ./pan -w19 -C --no-ac2 --json out2.json)
   python3 %(oracle)s/compare.py oracle.ac2.json $b/out.json
   python3 %(oracle)s/compare.py oracle.noac2.json $b/out2.json
