@@ -206,6 +206,9 @@ def _one(seed, keep, every):
             st = lambda k: pan_json[k].get("stats", {}).get("states", 0)  # noqa: E731
             skipped.append("(POR reduced the states)" if st(("dfs-por", "ac2")) < st(("dfs", "ac2"))
                            else "(POR reduced nothing)")
+            # summed by main() as counts: the DFS builds' stored states
+            skipped += ["(POR states off)"] * st(("dfs", "ac2"))
+            skipped += ["(POR states on)"] * st(("dfs-por", "ac2"))
         return seed, report, compared, skipped
     finally:
         shutil.rmtree(work, ignore_errors=True)
@@ -312,8 +315,11 @@ def main(argv):
     print("(%.0f s, %d jobs)" % (time.time() - t0, a.jobs), file=sys.stderr)
     por = {n: skipped.pop(n) for n in list(skipped) if n.startswith("(POR")}
     if por:
-        print("partial order reduction: %d models reduced, %d not"
-              % (por.get("(POR reduced the states)", 0), por.get("(POR reduced nothing)", 0)))
+        off, on = por.get("(POR states off)", 0), por.get("(POR states on)", 0)
+        print("partial order reduction: %d models reduced, %d not; DFS stored %d states "
+              "with POR, %d without (%.0f%%)"
+              % (por.get("(POR reduced the states)", 0), por.get("(POR reduced nothing)", 0),
+                 on, off, 100.0 * on / off if off else 0))
     print("unpruned runs (--no-prune, DFS%s): %d compared, %d skipped (budget)%s"
           % (", seeds divisible by %d" % every if every > 1 else "", compared,
              sum(skipped.values()),
