@@ -229,6 +229,10 @@ class Gen:
         opts = []
         for _ in range(r.randint(1, 2)):
             g = "true" if r.random() < 0.5 else "(%s)" % self.cond()
+            if self.lvars and r.random() < 0.5:
+                # a silent local cycle: what the reduction's cycle proviso is for
+                opts.append((g, [self.local_stmt(prefix, 0.3).split(": ")[-1]]))
+                continue
             opts.append((g, [self.assign(prefix, p_label=0.8)]))
         x = r.random()
         if x < 0.45:
