@@ -14,6 +14,10 @@ search switched off (``--no-prune superset``, ``dominance``, ``merge``,
 result must equal both the oracle's and the pruned run's.  An unpruned run
 that stops at its budget is skipped, not failed.  ORACLE_PRUNE_EVERY=K
 (default 1) does the unpruned runs only for seeds divisible by K.
+ORACLE_POR=1 adds two builds with pan's partial order reduction (``POR=1``
+and ``BFS=1 POR=1``, AC2(2) allowed by PANCAUSE_POR_AC2=1), compared with
+the oracle like the others, and counts the models whose DFS search the
+reduction made smaller (ORACLE_GEN_LOCALS=1 draws models where it does).
 
 A mismatching model is kept in DIR/seedN/ (default
 $TMPDIR/oracle-failures) with the oracle's and pan's JSON and a repro.sh.

@@ -230,7 +230,12 @@ class Gen:
         for _ in range(r.randint(1, 2)):
             g = "true" if r.random() < 0.5 else "(%s)" % self.cond()
             if self.lvars and r.random() < 0.5:
-                # a silent local cycle: what the reduction's cycle proviso is for
+                # a silent local cycle: what the reduction's cycle proviso is for.
+                # Not after `true`: SPIN merges `true -> y = !y` into one
+                # transition back to the loop, which pan refuses to run
+                # ("has unconditional self-loop").
+                if g == "true":
+                    g = "(%s)" % self.cond()
                 opts.append((g, [self.local_stmt(prefix, 0.3).split(": ")[-1]]))
                 continue
             opts.append((g, [self.assign(prefix, p_label=0.8)]))
