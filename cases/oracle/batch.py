@@ -14,6 +14,10 @@ search switched off (``--no-prune superset``, ``dominance``, ``merge``,
 result must equal both the oracle's and the pruned run's.  An unpruned run
 that stops at its budget is skipped, not failed.  ORACLE_PRUNE_EVERY=K
 (default 1) does the unpruned runs only for seeds divisible by K.
+ORACLE_POR=1 adds two builds with pan's partial order reduction (``POR=1``
+and ``BFS=1 POR=1``, AC2(2) allowed by PANCAUSE_POR_AC2=1), compared with
+the oracle like the others, and counts the models whose DFS search the
+reduction made smaller (ORACLE_GEN_LOCALS=1 draws models where it does).
 
 A mismatching model is kept in DIR/seedN/ (default
 $TMPDIR/oracle-failures) with the oracle's and pan's JSON and a repro.sh.
@@ -192,6 +196,8 @@ def _one(seed, keep, every):
                                  if k.startswith("ORACLE_GEN_"))
                 r = REPRO % {"root": ROOT, "oracle": HERE, "genenv": genenv,
                              "seed": seed if isinstance(seed, int) else 0,
+                             "builds": " ".join(b for b, _ in BUILDS),
+                             "porenv": "export PANCAUSE_POR_AC2=1\n" if len(BUILDS) > 2 else "",
                              "noprune_runs": REPRO_NOPRUNE_RUNS,
                              "noprune_compare": REPRO_NOPRUNE_COMPARE % {"oracle": HERE}}
                 if not isinstance(seed, int):
@@ -204,6 +210,9 @@ def _one(seed, keep, every):
             st = lambda k: pan_json[k].get("stats", {}).get("states", 0)  # noqa: E731
             skipped.append("(POR reduced the states)" if st(("dfs-por", "ac2")) < st(("dfs", "ac2"))
                            else "(POR reduced nothing)")
+            # summed by main() as counts: the DFS builds' stored states
+            skipped += ["(POR states off)"] * st(("dfs", "ac2"))
+            skipped += ["(POR states on)"] * st(("dfs-por", "ac2"))
         return seed, report, compared, skipped
     finally:
         shutil.rmtree(work, ignore_errors=True)
@@ -248,10 +257,10 @@ set -x
 %(genenv)spython3 %(oracle)s/gen.py %(seed)d gen && cmp gen/model.pml model.pml
 python3 %(oracle)s/oracle.py model.pml oracle.ac2.json
 python3 %(oracle)s/oracle.py --no-ac2 model.pml oracle.noac2.json
-for b in dfs bfs; do
+%(porenv)sfor b in %(builds)s; do
+  case $b in dfs) f=;; bfs) f="BFS=1";; dfs-por) f="POR=1";; bfs-por) f="BFS=1 POR=1";; esac
   mkdir -p $b && cp model.pml $b/ && (cd $b && spin -a model.pml &&
-    if [ $b = bfs ]; then make -s -f %(root)s/Makefile pan BFS=1 PAN_CFLAGS=-O0;
-    else make -s -f %(root)s/Makefile pan PAN_CFLAGS=-O0; fi &&
+    make -s -f %(root)s/Makefile pan $f PAN_CFLAGS=-O0 &&
     ./pan -w19 -C --json out.json && ./pan -w19 -C --no-ac2 --json out2.json)
   python3 %(oracle)s/compare.py oracle.ac2.json $b/out.json
   python3 %(oracle)s/compare.py oracle.noac2.json $b/out2.json
@@ -310,8 +319,11 @@ def main(argv):
     print("(%.0f s, %d jobs)" % (time.time() - t0, a.jobs), file=sys.stderr)
     por = {n: skipped.pop(n) for n in list(skipped) if n.startswith("(POR")}
     if por:
-        print("partial order reduction: %d models reduced, %d not"
-              % (por.get("(POR reduced the states)", 0), por.get("(POR reduced nothing)", 0)))
+        off, on = por.get("(POR states off)", 0), por.get("(POR states on)", 0)
+        print("partial order reduction: %d models reduced, %d not; DFS stored %d states "
+              "with POR, %d without (%.0f%%)"
+              % (por.get("(POR reduced the states)", 0), por.get("(POR reduced nothing)", 0),
+                 on, off, 100.0 * on / off if off else 0))
     print("unpruned runs (--no-prune, DFS%s): %d compared, %d skipped (budget)%s"
           % (", seeds divisible by %d" % every if every > 1 else "", compared,
              sum(skipped.values()),

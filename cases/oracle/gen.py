@@ -36,6 +36,13 @@ MAX_STATES = int(os.environ.get("ORACLE_GEN_MAX_STATES", "1500"))
 # ORACLE_GEN_BIG=1: three processes with 3-6 statements each (exploration
 # only: slower, and the default runs keep to the small models).
 BIG = os.environ.get("ORACLE_GEN_BIG") == "1"
+# ORACLE_GEN_LOCALS=1: every process has 1-2 local variables (plus its loop
+# counters), and a good share of its statements are unlabelled and touch
+# only them (local counters and flags, guards on locals), others copy
+# locals into globals or back: the statements SPIN's partial order reduction
+# treats as safe, so that `make pan POR=1` reduces something.  Without it the
+# random draws, and so the models, are exactly those of the default.
+LOCALS = os.environ.get("ORACLE_GEN_LOCALS") == "1"
 
 
 class Gen:
@@ -44,6 +51,8 @@ class Gen:
         self.nlabels = 0
         self.nend = 0
         self.counters = []
+        self.lvars = {}       # the locals of the process being written
+        self.local_counters = set()
 
     # -- variables and expressions
     def make_vars(self):
@@ -54,21 +63,26 @@ class Gen:
         for v in names:
             self.vars[v] = "bool" if r.random() < 0.5 else "byte"
 
+    def ty(self, v):
+        return self.lvars[v] if v in self.lvars else self.vars[v]
+
     def dom(self, v):
-        return [0, 1] if self.vars[v] == "bool" else [0, 1, 2]
+        return [0, 1] if self.ty(v) == "bool" else [0, 1, 2]
 
     def const(self, v, c):
-        if self.vars[v] == "bool":
+        if self.ty(v) == "bool":
             return "true" if c else "false"
         return str(c)
 
     def atom(self, v=None, c=None, neg=None):
         r = self.rng
+        if v is None and self.lvars and r.random() < 0.35:
+            v = r.choice(sorted(self.lvars))
         v = v or r.choice(list(self.vars))
         c = r.choice(self.dom(v)) if c is None else c
         if neg is None:
             neg = r.random() < 0.2
-        if self.vars[v] == "bool":
+        if self.ty(v) == "bool":
             if c == 1:
                 return "!%s" % v if neg else v
             return v if neg else "!%s" % v
@@ -97,8 +111,38 @@ class Gen:
         c = r.choice(self.dom(v)) if c is None else c
         return "%s%s = %s" % (self.maybe_label(prefix, p_label), v, self.const(v, c))
 
+    def local_stmt(self, prefix, top=1.0):
+        """A statement on the process's locals: mostly unlabelled and
+        touching locals only (what SPIN's reduction calls safe), or copying
+        between a local and a global."""
+        r = self.rng
+        v = r.choice(sorted(self.lvars))
+        x = r.random() * top
+        if x < 0.3:
+            # a local counter or flag
+            lab = self.maybe_label(prefix, 0.1)
+            if self.lvars[v] == "bool":
+                return "%s%s = !%s" % (lab, v, v)
+            return "%s%s = (%s + 1) %% 3" % (lab, v, v)
+        if x < 0.45:
+            return "%s%s = %s" % (self.maybe_label(prefix, 0.1), v,
+                                  self.const(v, r.choice(self.dom(v))))
+        if x < 0.6:
+            # a guard on a local
+            return "(%s)" % self.atom(v)
+        if x < 0.85:
+            # a local copied into a global, often as an event
+            same = [g for g in self.vars if self.vars[g] == self.lvars[v]]
+            g = r.choice(same or list(self.vars))
+            return "%s%s = %s" % (self.maybe_label(prefix, 0.5), g, v)
+        # a global copied into a local
+        g = r.choice(list(self.vars))
+        return "%s%s = %s" % (self.maybe_label(prefix, 0.15), v, g)
+
     def simple(self, prefix):
         r = self.rng
+        if self.lvars and r.random() < 0.45:
+            return [self.local_stmt(prefix)]
         x = r.random()
         if x < 0.52:
             return [self.assign(prefix)]
@@ -185,6 +229,15 @@ class Gen:
         opts = []
         for _ in range(r.randint(1, 2)):
             g = "true" if r.random() < 0.5 else "(%s)" % self.cond()
+            if self.lvars and r.random() < 0.5:
+                # a silent local cycle: what the reduction's cycle proviso is for.
+                # Not after `true`: SPIN merges `true -> y = !y` into one
+                # transition back to the loop, which pan refuses to run
+                # ("has unconditional self-loop").
+                if g == "true":
+                    g = "(%s)" % self.cond()
+                opts.append((g, [self.local_stmt(prefix, 0.3).split(": ")[-1]]))
+                continue
             opts.append((g, [self.assign(prefix, p_label=0.8)]))
         x = r.random()
         if x < 0.45:
@@ -206,6 +259,14 @@ class Gen:
     def proc(self, name, prefix):
         r = self.rng
         stmts = []
+        self.lvars = {}
+        ncount = len(self.counters)
+        if LOCALS:
+            for v in ["x", "y"][:r.randint(1, 2)]:
+                self.lvars[v] = "bool" if r.random() < 0.5 else "byte"
+            # a prologue of silent local assignments
+            for _ in range(r.randint(0, 2)):
+                stmts.append(self.local_stmt(prefix, 0.45).split(": ")[-1])
         n = r.randint(3, 6) if BIG else r.randint(2, 4)
         for i in range(n):
             x = r.random()
@@ -234,6 +295,16 @@ class Gen:
                 stmts[0] = "%s: %s" % (target, first)
             stmts.append("goto %s" % target)
         lines = ["active proctype %s() {" % name]
+        if LOCALS:
+            # the loop counters of this process are its locals too
+            mine = self.counters[ncount:]
+            self.local_counters |= set(mine)
+            for v, t in self.lvars.items():
+                init = " = %s" % self.const(v, 1) if r.random() < 0.2 else ""
+                lines.append("  %s %s%s;" % (t, v, init))
+            for c in mine:
+                lines.append("  byte %s;" % c)
+            self.lvars = {}
         for i, st in enumerate(stmts):
             sep = ";" if i + 1 < len(stmts) else ""
             sl = st.splitlines()
@@ -269,7 +340,8 @@ class Gen:
             else:
                 decl.append("%s %s;" % (t, v))
         for c in self.counters:
-            decl.append("byte %s;" % c)
+            if c not in self.local_counters:
+                decl.append("byte %s;" % c)
         text = "/* generated by gen.py: hazard kind %s */\n" % self.kind
         text += "\n".join(decl) + "\n\n" + "\n\n".join(procs) + "\n"
         if self.kind == "ltl":

@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """Shrink a model on which pan -C and the oracle disagree.
 
-    minimize.py MODEL.pml [--bfs] [--no-ac2] [-o OUT.pml]
+    minimize.py MODEL.pml [--bfs] [--por] [--no-ac2] [-o OUT.pml]
+
+--por builds pan with its partial order reduction (make pan POR=1, AC2(2)
+allowed by PANCAUSE_POR_AC2=1), as batch.py's ORACLE_POR=1 builds.
 
 Greedy line-based delta debugging: repeatedly try to delete one line, or a
 whole compound statement (its ``if``/``do`` line up to the matching
@@ -27,6 +30,8 @@ from compare import canon, diff  # noqa: E402
 from oracle import Oracle  # noqa: E402
 from promela import Model  # noqa: E402
 
+POR = ""  # " POR=1" with --por
+
 
 def fails(text, bfs, ac2, work):
     try:
@@ -42,7 +47,7 @@ def fails(text, bfs, ac2, work):
             f.write(text)
         cmd = ("spin -a model.pml >/dev/null 2>&1 && make -s -f %s/Makefile pan%s PAN_CFLAGS=-O0 "
                ">/dev/null 2>&1 && ./pan -C%s --json out.json >/dev/null 2>&1"
-               % (ROOT, " BFS=1" if bfs else "", "" if ac2 else " --no-ac2"))
+               % (ROOT, (" BFS=1" if bfs else "") + POR, "" if ac2 else " --no-ac2"))
         r = subprocess.run(cmd, cwd=d, shell=True, timeout=120)
         if r.returncode != 0:
             return False
@@ -106,8 +111,13 @@ def main(argv):
     ap.add_argument("model")
     ap.add_argument("--bfs", action="store_true")
     ap.add_argument("--no-ac2", action="store_true")
+    ap.add_argument("--por", action="store_true")
     ap.add_argument("-o")
     a = ap.parse_args(argv[1:])
+    if a.por:
+        global POR
+        POR = " POR=1"
+        os.environ["PANCAUSE_POR_AC2"] = "1"
     with open(a.model) as f:
         lines = f.read().splitlines()
     work = tempfile.mkdtemp(prefix="oracle-min-")

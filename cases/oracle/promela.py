@@ -11,7 +11,11 @@ The subset
   optional constant initialisers (bool is stored as one bit, byte as 8 bits,
   as in pan's state vector);
 * ``active proctype Name() { ... }`` (one instance each, pid = order of
-  declaration);
+  declaration), optionally starting with local declarations (same form as
+  the globals): each instance has its own copy, part of the state,
+  initialised when the process is created (no step); statements see the
+  globals and their own process's locals (a local may not reuse a global's
+  name); the ltl formula sees the globals only;
 * statements: ``v = e``, ``v++``, ``v--``, expression statements (guards,
   executable iff non-zero), ``assert(e)``, ``skip`` (= the guard ``1``),
   ``if :: seq ... fi``, ``do :: seq ... od``, ``else``, ``break``,
@@ -258,24 +262,30 @@ class Parser:
                 return {"k": "assign", "v": w, "e": ("+" if op == "++" else "-", ("var", w), ("num", 1))}
         return {"k": "expr", "e": self.expr()}
 
+    def declaration(self):
+        """``type name [= const] {, name [= const]} ;`` -> [(name, type, init)]."""
+        ty = self.next()[1]
+        out = []
+        while True:
+            name = self.expect_id()
+            init = 0
+            if self.is_op("="):
+                self.next()
+                init = eval_expr(self.expr(), {})
+            out.append((name, ty, init))
+            if self.is_op(","):
+                self.next()
+                continue
+            break
+        self.expect_op(";")
+        return out
+
     def spec(self):
         model = {"vars": [], "procs": [], "ltl": None}
         while self.peek()[0] != "eof":
             t = self.peek()
             if t[0] == "id" and t[1] in TYPES:
-                ty = self.next()[1]
-                while True:
-                    name = self.expect_id()
-                    init = 0
-                    if self.is_op("="):
-                        self.next()
-                        init = eval_expr(self.expr(), {})
-                    model["vars"].append((name, ty, init))
-                    if self.is_op(","):
-                        self.next()
-                        continue
-                    break
-                self.expect_op(";")
+                model["vars"] += self.declaration()
             elif t[0] == "id" and t[1] == "active":
                 self.next()
                 self.expect_id("proctype")
@@ -283,9 +293,12 @@ class Parser:
                 self.expect_op("(")
                 self.expect_op(")")
                 self.expect_op("{")
+                local = []
+                while self.is_id() and self.peek()[1] in TYPES:
+                    local += self.declaration()
                 body = self.sequence(["}"])
                 self.expect_op("}")
-                model["procs"].append({"name": name, "body": body})
+                model["procs"].append({"name": name, "body": body, "locals": local})
             elif t[0] == "id" and t[1] == "ltl":
                 self.next()
                 if self.is_id():
@@ -477,17 +490,45 @@ class Model:
 
     A state is (locs tuple, values tuple).  succ(s) yields
     (event or None, target state or VIOL).  VIOL stands for a failing
-    assert step (the step is the violation)."""
+    assert step (the step is the violation).
+
+    The values are the globals, in order of declaration, then each
+    process's locals (process by process, each in order of declaration):
+    every process instance has its own copy, part of the state as in pan's
+    state vector.  A process sees the globals and its own locals; the ltl
+    formula sees the globals only.  A process that dies (-end-) loses its
+    locals: they are reset to 0, as pan removes them from the vector."""
 
     VIOL = "VIOL"
 
     def __init__(self, text):
         spec = Parser(text).spec()
-        self.vars = [v[0] for v in spec["vars"]]
+        self.vars = [v[0] for v in spec["vars"]]  # the globals
         if len(set(self.vars)) != len(self.vars):
             raise PromelaError("duplicate variable")
         self.types = {v[0]: v[1] for v in spec["vars"]}
-        self.init_vals = tuple(store(v[1], v[2]) for v in spec["vars"])
+        # value slots: globals, then "Proc:x" per process and local
+        self.slots = [v[0] for v in spec["vars"]]
+        self.slot_types = [v[1] for v in spec["vars"]]
+        inits = [store(v[1], v[2]) for v in spec["vars"]]
+        gscope = {v: j for j, v in enumerate(self.vars)}
+        self.scopes = []   # per process: visible name -> slot
+        self.local_slots = []  # per process: its own slots
+        for p in spec["procs"]:
+            scope = dict(gscope)
+            mine = []
+            for name, ty, init in p.get("locals", []):
+                if name in scope:
+                    raise PromelaError("%s: local %s %s (the subset wants distinct names)" % (
+                        p["name"], name, "declared twice" if name in mine else "hides a global"))
+                scope[name] = len(self.slots)
+                mine.append(len(self.slots))
+                self.slots.append("%s:%s" % (p["name"], name))
+                self.slot_types.append(ty)
+                inits.append(store(ty, init))
+            self.scopes.append(scope)
+            self.local_slots.append(tuple(mine))
+        self.init_vals = tuple(inits)
         self.procs = [Proc(p["name"], p["body"]) for p in spec["procs"]]
         self.ltl = spec["ltl"]
         seen = {}
@@ -501,8 +542,15 @@ class Model:
             {p.event_of(l) for p in self.procs for l in range(len(p.trans))} - {None})
         self.init = (tuple(0 for _ in self.procs), self.init_vals)
 
-    def env(self, vals):
-        return dict(zip(self.vars, vals))
+    def env(self, vals, i=None):
+        """Names -> values as process i sees them (i None: the globals)."""
+        if i is None:
+            return dict(zip(self.vars, vals))
+        return {v: vals[j] for v, j in self.scopes[i].items()}
+
+    @property
+    def has_locals(self):
+        return len(self.slots) > len(self.vars)
 
     def is_bad_state(self, s):
         """The violation that a state itself is: never claim or invalid end."""
@@ -515,15 +563,19 @@ class Model:
 
     def _steps(self, s, with_die=True):
         locs, vals = s
-        env = self.env(vals)
         for i, p in enumerate(self.procs):
             loc = locs[i]
             if loc == DEAD:
                 continue
             if loc == p.END:
                 if with_die and all(l == DEAD for l in locs[i + 1:]):
-                    yield (None, (locs[:i] + (DEAD,) + locs[i + 1:], vals))
+                    nv = list(vals)
+                    for j in self.local_slots[i]:
+                        nv[j] = 0
+                    yield (None, (locs[:i] + (DEAD,) + locs[i + 1:], tuple(nv)))
                 continue
+            env = self.env(vals, i)
+            scope = self.scopes[i]
             ev = p.event_of(loc)
             trs = p.trans[loc]
             enabled_other = False
@@ -549,10 +601,10 @@ class Model:
                         yield (ev, self.VIOL)
                 elif kind == "assign":
                     var, e = pay
-                    if var not in self.types:
+                    if var not in scope:
                         raise PromelaError("unknown variable %s" % var)
-                    j = self.vars.index(var)
-                    nv = vals[:j] + (store(self.types[var], eval_expr(e, env)),) + vals[j + 1:]
+                    j = scope[var]
+                    nv = vals[:j] + (store(self.slot_types[j], eval_expr(e, env)),) + vals[j + 1:]
                     yield (ev, (nl, nv))
                 elif kind == "dstep":
                     if not self._dstep_enabled(pay, env):
@@ -571,11 +623,17 @@ class Model:
                                 failed = True
                                 break
                         else:
-                            e2[st["v"]] = store(self.types[st["v"]], eval_expr(st["e"], e2))
+                            if st["v"] not in scope:
+                                raise PromelaError("unknown variable %s" % st["v"])
+                            e2[st["v"]] = store(self.slot_types[scope[st["v"]]],
+                                                eval_expr(st["e"], e2))
                     if failed:
                         yield (ev, self.VIOL)
                     else:
-                        yield (ev, (nl, tuple(e2[v] for v in self.vars)))
+                        nv = list(vals)
+                        for v, j in scope.items():
+                            nv[j] = e2[v]
+                        yield (ev, (nl, tuple(nv)))
 
     @staticmethod
     def _dstep_enabled(body, env):
@@ -616,7 +674,6 @@ class Model:
                 continue
             seen.add(s)
             locs, vals = s
-            env = self.env(vals)
             for i, p in enumerate(self.procs):
                 loc = locs[i]
                 if loc in (DEAD,) or loc == p.END:
@@ -634,22 +691,26 @@ class Model:
         # SPIN hides global variables that are never read (it only warns
         # "hidden variable"): they are not in pan's state vector, so pan
         # counts states that differ only in them once.  They cannot change
-        # behaviour, so this matters for the state count only.
+        # behaviour, so this matters for the state count only.  Locals are
+        # always kept (crosscheck.py compiles models with locals with
+        # spin -o1 -o3, which keeps them in the vector as they are).
         read = set()
-        for p in self.procs:
+        for i, p in enumerate(self.procs):
+            names = set()
             for trs in p.trans:
                 for kind, pay, dst in trs:
                     if kind in ("expr", "assert"):
-                        read |= expr_vars(pay)
+                        names |= expr_vars(pay)
                     elif kind == "assign":
-                        read |= expr_vars(pay[1])
+                        names |= expr_vars(pay[1])
                     elif kind == "dstep":
                         for st in pay:
-                            read |= expr_vars(st["e"])
+                            names |= expr_vars(st["e"])
+            read |= {self.scopes[i][v] for v in names if v in self.scopes[i]}
         if self.ltl is not None:
-            read |= expr_vars(self.ltl)
-        keep = [i for i, v in enumerate(self.vars) if v in read]
-        return len({(locs, tuple(vals[i] for i in keep)) for locs, vals in seen})
+            read |= {self.vars.index(v) for v in expr_vars(self.ltl) if v in self.vars}
+        keep = [j for j in range(len(self.slots)) if j in read or j >= len(self.vars)]
+        return len({(locs, tuple(vals[j] for j in keep)) for locs, vals in seen})
 
 
 def expr_vars(e):
