@@ -16,7 +16,9 @@
 # ORACLE_SEED (default 1, also the explain oracle's seed); EXPLAIN_CASES (default
 # 1000) cases for the explain oracle; TEMPORAL_ORACLE_N (default 100) and
 # TEMPORAL_ORACLE_SEED (default 1) for the temporal-cause oracle; NEAREST_MODELS
-# (default 200) for the nearest oracle (seed ORACLE_SEED); FUZZ_TIME
+# (default 200) for the nearest oracle (seed ORACLE_SEED); POR_ORACLE_MODELS (default
+# 30) models with process-local variables for the partial order reduction oracle
+# (seeds ORACLE_SEED + 5000 ..); FUZZ_TIME
 # (default 30) seconds per fuzzer.
 set -u
 cd "$(dirname "$0")"
@@ -76,6 +78,9 @@ suite "output paths: devices and links in place, checked before the search" \
     bash report/tests/e2e_outputs.sh
 suite "oracle: ${ORACLE_MODELS:-250} random models, DFS and BFS" \
     cases/oracle/run.sh "${ORACLE_MODELS:-250}" "${ORACLE_SEED:-1}"
+suite "oracle: ${POR_ORACLE_MODELS:-30} models with locals, POR on = off = oracle (AC2(2) too)" \
+    env ORACLE_POR=1 ORACLE_GEN_LOCALS=1 ORACLE_PRUNE_EVERY=1000000 \
+    cases/oracle/run.sh "${POR_ORACLE_MODELS:-30}" "$((${ORACLE_SEED:-1} + 5000))"
 if grep -q '^explain-e2e:' explain/explain.mk 2>/dev/null; then
     suite "explain end to end" make -s explain-e2e
 fi
