@@ -243,11 +243,12 @@ typedef struct {
     nr_context c;
 } chain;
 
-/* b_fails: s4's move violates too (no successful run); CHAIN_LASSO: s4 also has a
- * move "skip" (tid 5) back to itself, so s4 is never settled but b may loop there. */
-enum { CHAIN_LASSO = 2 };
+/* CHAIN_GOOD: s4's move succeeds; CHAIN_FAILS: it violates too (no successful run);
+ * CHAIN_LASSO: it violates, and s4 also has a move "skip" (tid 5) back to itself, so
+ * s4 is never settled but b may loop there. */
+typedef enum { CHAIN_GOOD, CHAIN_FAILS, CHAIN_LASSO } chain_kind;
 
-static void chain_build(chain *k, int b_fails)
+static void chain_build(chain *k, chain_kind kind)
 {
     memset(k, 0, sizeof *k);
     k->g = cc_graph_new(CC_G_MOVES);
@@ -264,12 +265,13 @@ static void chain_build(chain *k, int b_fails)
         values(k->m, k->s[i], pc[i], x[i], y[i], i == 5);
     struct {
         int from, to, tid;
-    } E[] = {{0, 1, 1}, {0, 2, 2}, {1, 3, 3}, {2, 4, 3}, {3, -1, 4}, {4, b_fails ? -1 : 5, 4}};
+    } E[] = {{0, 1, 1}, {0, 2, 2},  {1, 3, 3},
+             {2, 4, 3}, {3, -1, 4}, {4, kind != CHAIN_GOOD ? -1 : 5, 4}};
     for (size_t e = 0; e < sizeof E / sizeof E[0]; e++)
         ck_assert_int_eq(cc_graph_move(k->g, k->s[E[e].from], E[e].to < 0 ? CC_SINK : k->s[E[e].to],
                                        CC_SILENT, false, 0, E[e].tid),
                          0);
-    if (b_fails == CHAIN_LASSO)
+    if (kind == CHAIN_LASSO)
         ck_assert_int_eq(cc_graph_move(k->g, k->s[4], k->s[4], CC_SILENT, false, 0, 5), 0);
     k->sf = cc_derive_flags(k->g);
     ck_assert_ptr_nonnull(k->sf);
@@ -290,6 +292,16 @@ static void chain_free(chain *k)
     cc_graph_free(k->g);
 }
 
+/* Follows the chain's trail into a and searches from it with weights 1, 1, 4 (q keeps
+ * the query, so a test may search again with another budget). */
+static void chain_search(chain *k, nr_path *a, nr_query *q, nr_found *f)
+{
+    u_err err = {{0}};
+    ck_assert_msg(!nr_follow(k->g, k->sf, k->m, k->trail, &k->c, a, &err), "%s", err.msg);
+    *q = (nr_query){.g = k->g, .sf = k->sf, .m = k->m, .a = a, .wp = 1, .wa = 1, .wc = 4};
+    ck_assert_int_eq(nr_search(q, f), 0);
+}
+
 static size_t kinds(const nr_deltas *d, int kind, bool in_slice_only)
 {
     size_t n = 0;
@@ -301,15 +313,13 @@ static size_t kinds(const nr_deltas *d, int kind, bool in_slice_only)
 START_TEST(search_deltas_slice_and_trail)
 {
     chain k;
-    chain_build(&k, false);
+    chain_build(&k, CHAIN_GOOD);
     nr_path a;
-    u_err err = {{0}};
-    ck_assert_msg(!nr_follow(k.g, k.sf, k.m, k.trail, &k.c, &a, &err), "%s", err.msg);
+    nr_query q;
+    nr_found f;
+    chain_search(&k, &a, &q, &f);
     ck_assert_uint_eq(a.n, 3);
     ck_assert_uint_eq(a.state[a.nmoves], NR_NONE); /* the assert's move violates */
-    nr_query q = {.g = k.g, .sf = k.sf, .m = k.m, .a = &a, .wp = 1, .wa = 1, .wc = 4};
-    nr_found f;
-    ck_assert_int_eq(nr_search(&q, &f), 0);
     ck_assert(f.found && f.exact);
     ck_assert_int_eq(f.distance, 4);
     ck_assert_uint_eq(f.b.n, 3);
@@ -383,13 +393,11 @@ END_TEST
 START_TEST(no_successful_run)
 {
     chain k;
-    chain_build(&k, true);
+    chain_build(&k, CHAIN_FAILS);
     nr_path a;
-    u_err err = {{0}};
-    ck_assert_msg(!nr_follow(k.g, k.sf, k.m, k.trail, &k.c, &a, &err), "%s", err.msg);
-    nr_query q = {.g = k.g, .sf = k.sf, .m = k.m, .a = &a, .wp = 1, .wa = 1, .wc = 4};
+    nr_query q;
     nr_found f;
-    ck_assert_int_eq(nr_search(&q, &f), 0);
+    chain_search(&k, &a, &q, &f);
     ck_assert(!f.found);
     nr_found_free(&f);
     nr_path_free(&a);
@@ -407,11 +415,9 @@ START_TEST(lasso_when_no_finite_run)
     chain k;
     chain_build(&k, CHAIN_LASSO);
     nr_path a;
-    u_err err = {{0}};
-    ck_assert_msg(!nr_follow(k.g, k.sf, k.m, k.trail, &k.c, &a, &err), "%s", err.msg);
-    nr_query q = {.g = k.g, .sf = k.sf, .m = k.m, .a = &a, .wp = 1, .wa = 1, .wc = 4};
+    nr_query q;
     nr_found f;
-    ck_assert_int_eq(nr_search(&q, &f), 0);
+    chain_search(&k, &a, &q, &f);
     ck_assert(f.found && f.exact && f.lasso);
     ck_assert_int_eq(f.distance, 5);
     ck_assert_uint_eq(f.b.n, 3);
@@ -445,7 +451,7 @@ END_TEST
 START_TEST(bad_trails_name_file_and_line)
 {
     chain k;
-    chain_build(&k, false);
+    chain_build(&k, CHAIN_GOOD);
     const struct {
         const char *text, *want;
     } T[] = {
