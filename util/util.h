@@ -49,33 +49,24 @@ int u_grow(void **v, size_t *cap, size_t n, size_t elem, size_t first);
 /* U_GROW(v, cap, n): u_grow for an array variable v of any element type. */
 #define U_GROW(v, cap, n) u_grow((void **)&(v), &(cap), (n), sizeof *(v), 16)
 
-/* The first index i in the ascending array v[0 .. n) with v[i] >= k (n if none):
- * binary search, for sorted sets kept as arrays. */
-static inline size_t u_lower32(const uint32_t *v, size_t n, uint32_t k)
-{
-    size_t lo = 0, hi = n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (v[mid] < k)
-            lo = mid + 1;
-        else
-            hi = mid;
+/* u_lower32(v, n, k), u_lower64(v, n, k): the first index i of the ascending array
+ * v[0 .. n) with v[i] >= k (n if none), by binary search, for sorted sets kept as
+ * arrays.  One body for both widths. */
+#define U_LOWER_BOUND(name, T)                                                                     \
+    static inline size_t name(const T *v, size_t n, T k)                                           \
+    {                                                                                              \
+        size_t lo = 0, hi = n;                                                                     \
+        while (lo < hi) {                                                                          \
+            size_t mid = lo + (hi - lo) / 2;                                                       \
+            if (v[mid] < k)                                                                        \
+                lo = mid + 1;                                                                      \
+            else                                                                                   \
+                hi = mid;                                                                          \
+        }                                                                                          \
+        return lo;                                                                                 \
     }
-    return lo;
-}
-
-static inline size_t u_lower64(const uint64_t *v, size_t n, uint64_t k)
-{
-    size_t lo = 0, hi = n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (v[mid] < k)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
+U_LOWER_BOUND(u_lower32, uint32_t)
+U_LOWER_BOUND(u_lower64, uint64_t)
 
 /* ---- hashing (XXH3 from libxxhash: a well-mixed hash is what the collision
  *      bounds in README "Memory" assume, and a well-kept library owns that claim) ---- */

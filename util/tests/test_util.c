@@ -33,6 +33,24 @@ START_TEST(map_against_model)
 }
 END_TEST
 
+/* u_lower32/u_lower64 against a linear scan, duplicates and ends included. */
+START_TEST(lower_bound_against_scan)
+{
+    const uint32_t v[] = {1, 3, 3, 3, 7, 9};
+    const uint64_t w[] = {1, 3, 3, 3, 7, 9};
+    size_t n = sizeof v / sizeof v[0];
+    for (uint32_t k = 0; k <= 10; k++) {
+        size_t want = 0;
+        while (want < n && v[want] < k)
+            want++;
+        ck_assert_uint_eq(u_lower32(v, n, k), want);
+        ck_assert_uint_eq(u_lower64(w, n, k), want);
+    }
+    ck_assert_uint_eq(u_lower32(v, 0, 5), 0);
+    ck_assert_uint_eq(u_lower64(w, 0, 5), 0);
+}
+END_TEST
+
 START_TEST(intern_ids_dense_and_stable)
 {
     u_intern t = {0};
@@ -277,6 +295,7 @@ int main(void)
     Suite *s = suite_create("util");
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, map_against_model);
+    tcase_add_test(tc, lower_bound_against_scan);
     tcase_add_test(tc, intern_ids_dense_and_stable);
     tcase_add_test(tc, json_text);
     tcase_add_test(tc, escaping);
