@@ -100,8 +100,8 @@ static struct {
     size_t key_cap;
     char *hazard; /* the first violation pan reported (fault tree, HTML) */
     bool truncated, oom, stopped;
-    bool begun;     /* smh_begin ran: pan entered its first state */
-    unsigned flags; /* the graph's CC_G_* flags */
+    bool begun; /* smh_begin ran: pan entered its first state */
+    bool fold;  /* DFS folds the system's turn after a claim move (dfs_fold) */
     double states, transitions;
 } rec;
 
@@ -277,7 +277,7 @@ void smh_begin(int search, int flags, const char *const *procnames, const sm_lab
     if (run.cfg.out.path[RP_TRAILS] || run.cfg.nearest_on)
         gflags |= CC_G_MOVES;
     rec.g = cc_graph_new(gflags);
-    rec.flags = gflags;
+    rec.fold = !(gflags & CC_G_MOVES); /* edges that name pan's moves need every turn */
     if (!rec.g || (run.cfg.nearest_on && sm_values_begin(procnames)))
         oom();
     index_labels();
@@ -410,6 +410,19 @@ static void close_from(long depth)
             oom();
 }
 
+/* Depth `depth` now holds state id, whose moves are recorded when `recording`. */
+static void dfs_set(long depth, uint32_t id, bool keyless, bool folded, bool recording)
+{
+    dfs.state[depth] = id;
+    dfs.keyless[depth] = keyless;
+    dfs.folded[depth] = folded;
+    dfs.nsib[depth + 1] = 0;
+    dfs.rec[depth] = recording;
+    mv.cur = id;
+    mv.cur_rec = recording;
+    dfs.open_top = depth;
+}
+
 static void dfs_enter(long depth, uint32_t id, int truncated, bool keyless)
 {
     if (id == CC_OOM || !grow_stack((size_t)depth + 2)) {
@@ -422,13 +435,7 @@ static void dfs_enter(long depth, uint32_t id, int truncated, bool keyless)
         cc_graph_set_root(rec.g, id);
     else if (mv.last.recording)
         edge(mv.last.src, id, &mv.last);
-    dfs.state[depth] = id;
-    dfs.keyless[depth] = keyless;
-    dfs.folded[depth] = false;
-    dfs.nsib[depth + 1] = 0;
-    dfs.rec[depth] = enter(id, truncated);
-    mv.cur_rec = dfs.rec[depth];
-    dfs.open_top = depth;
+    dfs_set(depth, id, keyless, false, enter(id, truncated));
 }
 
 void smh_dfs_down(long depth, const void *vec, int len, unsigned mode, int truncated)
@@ -470,21 +477,14 @@ static void dfs_fold(long depth)
         return;
     }
     close_from(depth);
-    dfs.state[depth] = dfs.state[depth - 1];
-    dfs.keyless[depth] = true;
-    dfs.folded[depth] = true;
-    dfs.nsib[depth + 1] = 0;
-    dfs.rec[depth] = dfs.rec[depth - 1] && mv.last.recording;
-    mv.cur = dfs.state[depth];
-    mv.cur_rec = dfs.rec[depth];
-    dfs.open_top = depth;
+    dfs_set(depth, dfs.state[depth - 1], true, true, dfs.rec[depth - 1] && mv.last.recording);
 }
 
 void smh_dfs_down_claim(long depth, const void *vec, int len, unsigned mode)
 {
     if (!live() || depth <= 0)
         return;
-    if (!(rec.flags & CC_G_MOVES)) {
+    if (rec.fold) {
         dfs_fold(depth);
         return;
     }
