@@ -202,13 +202,7 @@ def lasso_exists(model, g):
     """Whether an infinite run avoids every violation: a cycle among the states
     reachable from the initial one through states that are not bad, by steps that
     do not violate."""
-    reach, todo = set(), [model.init]
-    while todo:
-        s = todo.pop()
-        if s in reach or model.bad(s):
-            continue
-        reach.add(s)
-        todo += [x.target for x in g[s] if x.target != VIOL]
+    reach = model.safe_reach(g)
     succ = {s: {x.target for x in g[s] if x.target in reach} for s in reach}
     indeg = {s: 0 for s in reach}
     for s in reach:

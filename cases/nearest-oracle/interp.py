@@ -259,6 +259,18 @@ class Model:
                     todo.append(x.target)
         return g
 
+    def safe_reach(self, g):
+        """The states reachable from the initial one through states that are not bad,
+        by steps that do not violate (where a successful run can be)."""
+        reach, todo = set(), [self.init]
+        while todo:
+            s = todo.pop()
+            if s in reach or self.bad(s):
+                continue
+            reach.add(s)
+            todo += [x.target for x in g[s] if x.target != VIOL]
+        return reach
+
     def settled_states(self, g):
         """States from which no violation is reachable by silent steps alone."""
         doom = {s for s in g if self.bad(s) or

@@ -237,16 +237,7 @@ def finite_exists(model, g):
     """Whether a settled or valid end state is reachable from the initial state
     through states that are not bad, by steps that do not violate."""
     settled = model.settled_states(g)
-    seen, todo = set(), [model.init]
-    while todo:
-        s = todo.pop()
-        if s in seen or model.bad(s):
-            continue
-        seen.add(s)
-        if good_end(model, settled, s):
-            return True
-        todo += [x.target for x in g[s] if x.target != VIOL]
-    return False
+    return any(good_end(model, settled, s) for s in model.safe_reach(g))
 
 
 def nearest_lasso(model, g, W, a, sa, plain=False, bound=INF):
