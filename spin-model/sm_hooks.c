@@ -251,15 +251,6 @@ void smh_begin(int search, int flags, const char *const *procnames, const sm_lab
 {
     assert(!rec.g); /* IDLE -> EXPANDING */
     rec.begun = true;
-    if ((flags & SMH_POR) && run.cfg.ac2 && !getenv("PANCAUSE_POR_AC2")) {
-        /* README "Partial order reduction": the reduction keeps every event trace of
-         * bad runs and the orders, not every good run that AC2(2) needs */
-        fprintf(stderr, "pan: -C: this pan was built with POR=1 (partial order reduction), "
-                        "which keeps the causes' events and orders but not their "
-                        "non-occurrences (AC2(2)); run it with --no-ac2, or rebuild without "
-                        "POR=1\n");
-        exit(2);
-    }
     if ((flags & SMH_POR) && run.cfg.nearest_on) {
         /* the reduction drops interleavings, and the nearest run may be one of them */
         fprintf(stderr, "pan: -C --nearest: this pan was built with POR=1 (partial order "

@@ -3,8 +3,8 @@
 
     minimize.py MODEL.pml [--bfs] [--por] [--no-ac2] [-o OUT.pml]
 
---por builds pan with its partial order reduction (make pan POR=1, AC2(2)
-allowed by PANCAUSE_POR_AC2=1), as batch.py's ORACLE_POR=1 builds.
+--por builds pan with its partial order reduction (make pan POR=1), as
+batch.py's ORACLE_POR=1 builds.
 
 Greedy line-based delta debugging: repeatedly try to delete one line, or a
 whole compound statement (its ``if``/``do`` line up to the matching
@@ -117,7 +117,6 @@ def main(argv):
     if a.por:
         global POR
         POR = " POR=1"
-        os.environ["PANCAUSE_POR_AC2"] = "1"
     with open(a.model) as f:
         lines = f.read().splitlines()
     work = tempfile.mkdtemp(prefix="oracle-min-")
