@@ -16,7 +16,21 @@
  *   - a changed action on the value Δs of the variables its two transitions read (the
  *     guards saw different values) and on its process's earlier divergence;
  *   - a deleted or inserted step on its process's divergence: the last changed action
- *     of that process, until an aligned pair with equal actions re-joins it.
+ *     of that process, until an aligned pair with equal actions re-joins it;
+ *   - a deleted or inserted step on its control: its process's last decision in the run
+ *     it was executed in (a step whose control state offers more than one transition,
+ *     or whose statement may block: a condition, a send, a receive; is_decision).  The
+ *     step could be taken only after that decision went the way it did: dynamic
+ *     control dependence, with a blocking statement counted as a branch (proceed, or
+ *     wait for ever).  A decision that is itself a Δ (a changed action, an unaligned
+ *     step) is that Δ; one both runs take alike enters the slice as a step (VIA);
+ *   - such a decision, taken alike, on the writes in a of the values it read (its
+ *     condition held on them: data dependence); a write reached so enters as a step
+ *     too, and depends, as any aligned pair, on the value Δs among its reads (a
+ *     decision, also on its reads' writes as above), not further: the value it wrote
+ *     was the same in both runs, so its history is one both runs share.
+ * The slice's nodes are the Δs and those steps taken alike (VIA | M position); their
+ * lines are the slice's lines.
  * The seeds are where the error is avoided: a's violating step (its value Δs and
  * changed action when b executes it too, else its deletion); for a violation of the
  * never claim, the origins of the differing variables the claim's move reads; for an
@@ -43,7 +57,12 @@ typedef struct {
     nr_deltas *d;
     mpos *M;
     size_t nM, Mcap;
-    uint32_t *orig;  /* per variable: M position of its last write in either run */
+    uint32_t *orig;       /* per variable: M position of its last write in either run */
+    uint32_t *orig_a;     /* per variable: M position of its last write in a */
+    uint32_t *pnode;      /* per M position: the Δ of that step (action, deleted, inserted) */
+    uint32_t dec[2][256]; /* per run (a, b) and pid: M position of its last decision */
+    uint32_t **pdep;      /* per M position of an equal pair: the nodes it depends on */
+    size_t *npdep;
     uint32_t *vopen; /* per variable: its value Δ of the last pair, NR_NONE */
     size_t *vseen;   /* per variable: the pair ordinal where vopen was last seen */
     uint32_t *ctl;   /* per pid: the changed action its process diverged at */
@@ -79,6 +98,39 @@ static void add_dep(walk *w, uint32_t x, uint32_t dep)
         return;
     }
     d->dep[d->ndep++] = dep;
+}
+
+/* The nodes of the dependence graph: the Δs (their indices) and the aligned pairs with
+ * equal actions (VIA | M position) through which a dependence passes. */
+#define VIA 0x80000000u
+
+static uint32_t node_of(const walk *w, uint32_t pos)
+{
+    if (pos == NR_NONE)
+        return NR_NONE;
+    return w->pnode[pos] != NR_NONE ? w->pnode[pos] : (VIA | pos);
+}
+
+/* Node x depends on node dep (x a Δ or a VIA node). */
+static void add_edge(walk *w, uint32_t x, uint32_t dep)
+{
+    if (x == NR_NONE || !(x & VIA)) {
+        add_dep(w, x, dep);
+        return;
+    }
+    uint32_t pos = x & ~VIA;
+    if (dep == NR_NONE || dep == x)
+        return;
+    for (size_t k = 0; k < w->npdep[pos]; k++)
+        if (w->pdep[pos][k] == dep)
+            return;
+    uint32_t *c = realloc(w->pdep[pos], (w->npdep[pos] + 1) * sizeof *c);
+    if (!c) {
+        w->oom = true;
+        return;
+    }
+    c[w->npdep[pos]++] = dep;
+    w->pdep[pos] = c;
 }
 
 static int push_m(walk *w, int kind, long i, long j)
@@ -206,8 +258,37 @@ static void reads_of(walk *w, const nr_path *p, long k, uint32_t **r, size_t *n)
 static void writes(walk *w, const nr_path *p, long k, uint32_t pos)
 {
     diff_list(w, p->step[k].state, after(p, k));
-    for (size_t x = 0; x < w->ntmp; x++)
+    for (size_t x = 0; x < w->ntmp; x++) {
         w->orig[w->tmp[x]] = pos;
+        if (p == w->a)
+            w->orig_a[w->tmp[x]] = pos;
+    }
+}
+
+/* Whether a statement is a decision: its control state offers more than one
+ * transition (an if/do option, else), or it can block (a condition, a send or a
+ * receive); not an assignment, print, assert, skip or jump, which always proceed. */
+static bool is_decision(const nr_model *m, int proctype, int tid)
+{
+    int t = nr_trans_of(m, proctype, tid);
+    if (t < 0)
+        return false;
+    size_t n = 0;
+    for (size_t k = 0; k < m->ntrans; k++)
+        n += m->trans[k].proctype == proctype && m->trans[k].state == m->trans[t].state;
+    if (n > 1)
+        return true;
+    const char *x = m->trans[t].text;
+    static const char *const always[] = {"printf", "printm", "assert",  "skip", "goto",
+                                         "break",  "-end-",  ".(goto)", "run ", "D_STEP",
+                                         "ATOMIC", "IF",     "DO"};
+    for (size_t k = 0; k < sizeof always / sizeof always[0]; k++)
+        if (!strncmp(x, always[k], strlen(always[k])))
+            return false;
+    for (const char *c = x; *c; c++)
+        if (*c == '=' && c[1] != '=' && (c == x || !strchr("=!<>", c[-1])))
+            return false; /* an assignment */
+    return true;
 }
 
 static nr_delta value_delta(walk *w, uint32_t v, uint32_t sa, uint32_t sb, long i, long j)
@@ -241,6 +322,14 @@ static void data_deps(walk *w, const uint32_t *r, size_t nr, size_t q, uint32_t 
                 add_cause(w, pos, w->vopen[v]);
         }
     }
+}
+
+/* Step s of run r (0 a, 1 b) at M position pos: the last decision of its process, if
+ * it is one. */
+static void set_decision(walk *w, int r, const nr_step *s, uint32_t pos)
+{
+    if (s->pid >= 0 && s->pid < 256 && is_decision(w->m, s->proctype, s->tid))
+        w->dec[r][s->pid] = pos;
 }
 
 static void do_pair(walk *w, uint32_t pos, size_t q)
@@ -285,12 +374,26 @@ static void do_pair(walk *w, uint32_t pos, size_t q)
         data_deps(w, r, nr, q, pos, ad);
         add_dep(w, ad, *ctl);
         add_cause(w, pos, ad);
+        w->pnode[pos] = ad;
         *ctl = ad;
     } else {
         data_deps(w, r, nr, q, pos, NR_NONE);
+        /* a decision both runs take alike held on the values it read in a: it
+         * depends on their writes (it is reached only from an unaligned step's control
+         * dependence, or from another decision) */
+        if (is_decision(w->m, sa->proctype, sa->tid)) {
+            uint32_t *ra = NULL;
+            size_t nra = 0;
+            reads_of(w, w->a, x->i, &ra, &nra);
+            for (size_t k = 0; k < nra; k++)
+                add_edge(w, VIA | pos, node_of(w, w->orig_a[ra[k]]));
+            free(ra);
+        }
         *ctl = NR_NONE;
     }
     free(r);
+    set_decision(w, 0, sa, pos);
+    set_decision(w, 1, sb, pos);
     writes(w, w->a, x->i, pos);
     writes(w, w->b, x->j, pos);
 }
@@ -312,6 +415,12 @@ static void do_unaligned(walk *w, uint32_t pos)
                                          .line = step_line(w->m, p, k)});
     add_dep(w, u, *ctl_of(w, p->step[k].pid));
     add_cause(w, pos, u);
+    w->pnode[pos] = u;
+    /* control: the decision of its process that let it reach this step in its run */
+    int pid = p->step[k].pid;
+    if (pid >= 0 && pid < 256)
+        add_dep(w, u, node_of(w, w->dec[!del][pid]));
+    set_decision(w, !del, &p->step[k], pos);
     writes(w, p, k, pos);
 }
 
@@ -482,27 +591,50 @@ static int cmp_int(const void *x, const void *y)
     return (a > b) - (a < b);
 }
 
-static int close_slice(nr_deltas *d)
+/* The slice: every node the seeds depend on, transitively; its lines are the Δs' and
+ * the equal pairs' (VIA) it passes through. */
+static int close_slice(walk *w)
 {
-    uint32_t *work = malloc((d->n + 1) * sizeof *work);
-    if (!work)
+    nr_deltas *d = w->d;
+    bool *via = calloc(w->nM + 1, sizeof *via);
+    size_t cap = d->n + w->nM + 1, k = 0;
+    uint32_t *work = malloc(cap * sizeof *work);
+    if (!work || !via) {
+        free(work);
+        free(via);
         return -1;
-    size_t k = 0;
+    }
     for (size_t i = 0; i < d->n; i++)
         if (d->d[i].in_slice)
             work[k++] = (uint32_t)i;
     while (k) {
-        nr_delta *x = &d->d[work[--k]];
-        for (size_t j = 0; j < x->ndep; j++)
-            if (!d->d[x->dep[j]].in_slice) {
-                d->d[x->dep[j]].in_slice = true;
-                work[k++] = x->dep[j];
+        uint32_t x = work[--k];
+        const uint32_t *dep[2];
+        size_t ndep[2];
+        if (x & VIA) {
+            uint32_t pos = x & ~VIA;
+            dep[0] = w->cause[pos], ndep[0] = w->ncause[pos];
+            dep[1] = w->pdep[pos], ndep[1] = w->npdep[pos];
+        } else {
+            dep[0] = d->d[x].dep, ndep[0] = d->d[x].ndep;
+            ndep[1] = 0;
+        }
+        for (int h = 0; h < 2; h++)
+            for (size_t j = 0; j < ndep[h]; j++) {
+                uint32_t y = dep[h][j];
+                bool *in = y & VIA ? &via[y & ~VIA] : &d->d[y].in_slice;
+                if (!*in) {
+                    *in = true;
+                    work[k++] = y;
+                }
             }
     }
     free(work);
-    d->lines = malloc((2 * d->n + 1) * sizeof *d->lines);
-    if (!d->lines)
+    d->lines = malloc((2 * d->n + w->nM + 1) * sizeof *d->lines);
+    if (!d->lines) {
+        free(via);
         return -1;
+    }
     for (size_t i = 0; i < d->n; i++) {
         const nr_delta *x = &d->d[i];
         if (!x->in_slice)
@@ -513,6 +645,14 @@ static int close_slice(nr_deltas *d)
         if (x->kind == NR_D_ACTION && x->line_b > 0)
             d->lines[d->nlines++] = x->line_b;
     }
+    for (size_t p = 0; p < w->nM; p++)
+        if (via[p]) {
+            d->nvia++;
+            int l = pos_line(w, (uint32_t)p);
+            if (l > 0)
+                d->lines[d->nlines++] = l;
+        }
+    free(via);
     qsort(d->lines, d->nlines, sizeof *d->lines, cmp_int);
     size_t u = 0;
     for (size_t i = 0; i < d->nlines; i++)
@@ -529,17 +669,25 @@ int nr_deltas_build(const cc_graph *g, nr_model *m, const nr_path *a, const nr_f
     walk w = {.m = m, .a = a, .b = &f->b, .c = c, .d = d};
     size_t nv = m->nvars + 1;
     w.orig = malloc(nv * sizeof *w.orig);
+    w.orig_a = malloc(nv * sizeof *w.orig_a);
     w.vopen = malloc(nv * sizeof *w.vopen);
     w.vseen = calloc(nv, sizeof *w.vseen);
     int rc = -1;
-    if (!w.orig || !w.vopen || !w.vseen || merge(&w, f->pair))
+    if (!w.orig || !w.orig_a || !w.vopen || !w.vseen || merge(&w, f->pair))
         goto done;
     for (size_t v = 0; v < nv; v++)
-        w.orig[v] = w.vopen[v] = NR_NONE;
+        w.orig[v] = w.orig_a[v] = w.vopen[v] = NR_NONE;
     w.cause = calloc(w.nM + 1, sizeof *w.cause);
     w.ncause = calloc(w.nM + 1, sizeof *w.ncause);
-    if (!w.cause || !w.ncause)
+    w.pdep = calloc(w.nM + 1, sizeof *w.pdep);
+    w.npdep = calloc(w.nM + 1, sizeof *w.npdep);
+    w.pnode = malloc((w.nM + 1) * sizeof *w.pnode);
+    if (!w.cause || !w.ncause || !w.pdep || !w.npdep || !w.pnode || w.nM >= VIA)
         goto done;
+    for (size_t k = 0; k <= w.nM; k++)
+        w.pnode[k] = NR_NONE;
+    for (size_t k = 0; k < 256; k++)
+        w.dec[0][k] = w.dec[1][k] = NR_NONE;
     size_t q = 0;
     for (size_t k = 0; k < w.nM && !w.oom; k++) {
         if (w.M[k].kind == M_PAIR)
@@ -549,10 +697,16 @@ int nr_deltas_build(const cc_graph *g, nr_model *m, const nr_path *a, const nr_f
     }
     if (!w.oom)
         seeds(&w, g);
-    rc = w.oom || close_slice(d) ? -1 : 0;
+    rc = w.oom || close_slice(&w) ? -1 : 0;
 done:
     for (size_t k = 0; w.cause && k < w.nM; k++)
         free(w.cause[k]);
+    for (size_t k = 0; w.pdep && k < w.nM; k++)
+        free(w.pdep[k]);
+    free(w.pdep);
+    free(w.npdep);
+    free(w.pnode);
+    free(w.orig_a);
     free(w.cause);
     free(w.ncause);
     free(w.M);

@@ -232,8 +232,12 @@ int nr_html_write(FILE *f, const void *arg)
     lanes(f, r);
     fprintf(f,
             "<h2>Differences (&Delta;s) and their slice</h2>\n<p>The slice: %zu of %zu "
-            "differences, lines",
+            "differences",
             d->nslice, d->n);
+    if (d->nvia)
+        fprintf(f, " and %zu step%s both runs take alike that they depend on", d->nvia,
+                d->nvia == 1 ? "" : "s");
+    fputs(", lines", f);
     for (size_t k = 0; k < d->nlines; k++)
         fprintf(f, " %d", d->lines[k]);
     fputs(".</p>\n", f);

@@ -190,7 +190,8 @@ typedef struct {
     size_t n, cap;
     size_t dp, da, dc_a, dc_b; /* the distance's terms */
     size_t nslice;
-    int *lines; /* the slice's source lines, sorted, unique */
+    size_t nvia; /* aligned pairs with equal actions a dependence of the slice passes */
+    int *lines;  /* the slice's source lines (its Δs' and those pairs'), sorted, unique */
     size_t nlines;
 } nr_deltas;
 

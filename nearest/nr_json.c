@@ -7,7 +7,9 @@
  * lasso and loop_step: b runs for ever, its steps loop_step .. the last repeating),
  * alignment (each {step_a, step_b, cost}), deltas (each {kind: value|action|deleted|
  * inserted, step_a, step_b, variable, value_a, value_b, line, line_b, steps, slice}),
- * slice (indices into deltas), slice_lines, good_trail (the file, or null) and
+ * slice (indices into deltas), slice_via (how many aligned steps with equal actions
+ * the slice's dependences pass through), slice_lines (the slice's Δs' lines and those
+ * steps'), good_trail (the file, or null) and
  * good_trail_text (pan's trail format), stats.  Steps are numbered from 1 in each run,
  * the never claim's moves not counted; a missing step is null.
  */
@@ -176,6 +178,8 @@ int nr_json_write(FILE *f, const void *arg)
         if (d->d[k].in_slice)
             u_json_uint(&j, k);
     u_json_end(&j);
+    u_json_key(&j, "slice_via");
+    u_json_uint(&j, d->nvia);
     u_json_key(&j, "slice_lines");
     u_json_arr(&j);
     for (size_t k = 0; k < d->nlines; k++)

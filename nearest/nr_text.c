@@ -164,7 +164,11 @@ int nr_text_report(FILE *f, const nr_report *r)
     fprintf(f, "\n  differences (* = in the slice: what avoiding the violation depends on)\n");
     for (size_t k = 0; k < d->n; k++)
         delta_line(f, r, k);
-    fprintf(f, "  slice: %zu of %zu differences; lines", d->nslice, d->n);
+    fprintf(f, "  slice: %zu of %zu differences", d->nslice, d->n);
+    if (d->nvia)
+        fprintf(f, " and %zu step%s both runs take alike that they depend on", d->nvia,
+                d->nvia == 1 ? "" : "s");
+    fputs("; lines", f);
     for (size_t k = 0; k < d->nlines; k++)
         fprintf(f, " %d", d->lines[k]);
     fputc('\n', f);

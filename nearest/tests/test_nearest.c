@@ -447,6 +447,56 @@ START_TEST(lasso_when_no_finite_run)
 }
 END_TEST
 
+/* ---- the slice's control dependence on a hand-built alignment ----
+ *
+ * P(0): "x = 1" (state 1, line 10), the condition "(x==1)" (state 2, line 11, a
+ * decision: it may block), "y = 2" (state 3, line 12), "assert((y==0))" (state 4,
+ * line 13).  a takes all four and violates; b leaves out "y = 2" (the recorded states
+ * say so; the walk does not check locations).  Δs: the deletion of a's step 3 and the
+ * value of y (2|0) before the assert, which the assert reads: both in the slice, as
+ * before.  The deletion's control dependence: "y = 2" ran because P(0) passed its
+ * last decision, the condition, aligned with equal actions; the condition held on x,
+ * whose write is "x = 1" (aligned, equal too): both enter the slice as steps both runs
+ * take alike, so its lines are 10, 11, 12; "x = 1" is no decision and depends on
+ * nothing (no value its text reads differs). */
+static const nr_trans TRANS_CTL[] = {
+    {0, 1, 1, "x = 1"}, {0, 2, 6, "((x==1))"}, {0, 3, 7, "y = 2"}, {0, 4, 8, "assert((y==0))"}};
+
+START_TEST(unaligned_step_depends_on_its_decision)
+{
+    nr_model *m = nr_model_new();
+    ck_assert_ptr_nonnull(m);
+    ck_assert_int_eq(nr_model_procs(m, PROCS, 1, SRC, NSTATES), 0);
+    ck_assert_int_eq(nr_model_trans(m, TRANS_CTL, 4), 0);
+    const int pc[] = {1, 2, 3, 4, 5}, x[] = {0, 1, 1, 1, 1}, y[] = {0, 0, 0, 2, 0};
+    for (uint32_t s = 0; s < 5; s++)
+        values(m, s, pc[s], x[s], y[s], false);
+    /* a: s0 -1-> s1 -6-> s2 -7-> s3 -8-> violation; b: s0 -1-> s1 -6-> s2 -8-> s4 */
+    nr_step sa[] = {{0, 0, 1, 1, 0}, {0, 0, 2, 6, 1}, {0, 0, 3, 7, 2}, {0, 0, 4, 8, 3}};
+    nr_step sb[] = {{0, 0, 1, 1, 0}, {0, 0, 2, 6, 1}, {0, 0, 4, 8, 2}};
+    uint32_t sta[] = {0, 1, 2, 3, NR_NONE}, stb[] = {0, 1, 2, 4};
+    size_t mova[] = {0, 1, 2, 3}, movb[] = {0, 1, 2};
+    int32_t pair[] = {0, 1, 3};
+    nr_path a = {.state = sta, .nmoves = 4, .step = sa, .move_of = mova, .n = 4};
+    nr_found f = {.found = true, .exact = true, .pair = pair};
+    f.b = (nr_path){.state = stb, .nmoves = 3, .step = sb, .move_of = movb, .n = 3};
+    nr_context c = {.model = "hand.pml", .claim_type = -1, .search = "dfs"};
+    nr_deltas d = {0};
+    ck_assert_int_eq(nr_deltas_build(NULL, m, &a, &f, &c, &d), 0);
+    ck_assert_uint_eq(d.dc_a, 1);
+    ck_assert_uint_eq(d.dc_b + d.da, 0);
+    ck_assert_uint_eq(kinds(&d, NR_D_DELETED, true), 1);
+    ck_assert_uint_eq(kinds(&d, NR_D_VALUE, true), 1);
+    ck_assert_uint_eq(d.nslice, 2);
+    ck_assert_uint_eq(d.nvia, 2); /* the condition and the write it read */
+    ck_assert_uint_eq(d.nlines, 3);
+    for (int k = 0; k < 3; k++)
+        ck_assert_int_eq(d.lines[k], 10 + k);
+    nr_deltas_free(&d);
+    nr_model_free(m);
+}
+END_TEST
+
 /* Trails that do not fit: each refused with the file and line named. */
 START_TEST(bad_trails_name_file_and_line)
 {
@@ -519,6 +569,7 @@ int main(void)
     tcase_add_test(t, search_deltas_slice_and_trail);
     tcase_add_test(t, no_successful_run);
     tcase_add_test(t, lasso_when_no_finite_run);
+    tcase_add_test(t, unaligned_step_depends_on_its_decision);
     tcase_add_test(t, bad_trails_name_file_and_line);
     tcase_add_test(t, weights_are_two_or_three_plain_integers);
     suite_add_tcase(s, t);
