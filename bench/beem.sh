@@ -5,8 +5,8 @@
 # For each Promela model (default: every *.pml in $BEEM_DIR, /work/shared/bench/beem;
 # a MODEL is a name such as bakery.1 or a path), in a scratch directory of its own:
 #   MC    stock pan as a user builds it: gcc -O2 -DSAFETY pan.c (POR on), -c0
-#   MCNR  the same with -DNOREDUCE: the state space pancause's search sees
-#   DFS   ./pan -C --json dfs.json from `make pan PANFLAGS=-DSAFETY`
+#   MCNR  the same with -DNOREDUCE: the unreduced state space (make pan POR=0)
+#   DFS   ./pan -C --json dfs.json from `make pan PANFLAGS=-DSAFETY` (POR on, as MC)
 #   BFS   ./pan -C --json bfs.json from `make pan BFS=1 PANFLAGS=-DSAFETY`
 # all with -m1000000 -w26 (as in $BEEM_DIR/README.md).  Each run gets BEEM_TIMEOUT
 # seconds (default 120) and BEEM_MEMLIM MB of virtual memory (default half the

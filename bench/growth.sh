@@ -4,11 +4,11 @@
 # The airbag model (cases/airbag/airbag.pml) with its sensors' noise range NOISE
 # (spin -DNOISE=N; the paper's size is NOISE=4): the state space grows about as
 # (NOISE+1)^2.  For each size it prints pan's stored states, then MC (stock pan,
-# -c0) and CC2 (./pan -C) wall seconds and peak MB, medians of RUNS runs (default
-# 1), their ratios, and how many causes -C found (five at every size, or the run is
-# wrong); then CCP: ./pan -C from `make pan POR=1` (pan's partial order reduction
-# kept, README "Partial order reduction": the same causes, non-occurrences included),
-# its seconds, MB and time ratio to MC (stock pan also reduces).  Same -m and -w for all.  Not a test: the machine is shared; read ratios.
+# -c0) and CC2 (./pan -C from `make pan`, which keeps pan's partial order reduction
+# as stock pan does: README "Partial order reduction") wall seconds and peak MB,
+# medians of RUNS runs (default 1), their ratios, and how many causes -C found (five
+# at every size, or the run is wrong); then CCN: ./pan -C from `make pan POR=0` (no
+# reduction), its seconds, MB and time ratio to MC.  Same -m and -w for all.  Not a test: the machine is shared; read ratios.
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 RUNS=${1:-1}
@@ -30,7 +30,7 @@ measure() { # measure CMD...: "median_seconds median_MB" over RUNS runs; output 
     echo "$(median <"$W/t") $(awk '{print $1/1024}' "$W/m" | median)"
 }
 printf '%6s %10s %12s %8s %8s %8s %8s %7s %7s %6s %8s %8s %7s\n' NOISE states transitions MC_s \
-    CC2_s MC_MB CC2_MB time/MC mem/MC causes CCP_s CCP_MB CCP/MC
+    CC2_s MC_MB CC2_MB time/MC mem/MC causes CCN_s CCN_MB CCN/MC
 for n in $SIZES; do
     d="$W/n$n"
     mkdir -p "$d"
@@ -39,15 +39,15 @@ for n in $SIZES; do
     spin -DNOISE="$n" -a airbag.pml >/dev/null
     gcc -O2 -w -o mc pan.c
     make -s -f "$ROOT/Makefile" pan >/dev/null
-    mkdir -p por && cp airbag.pml por/
-    (cd por && spin -DNOISE="$n" -a airbag.pml >/dev/null &&
-        make -s -f "$ROOT/Makefile" pan POR=1 >/dev/null)
+    mkdir -p nopor && cp airbag.pml nopor/
+    (cd nopor && spin -DNOISE="$n" -a airbag.pml >/dev/null &&
+        make -s -f "$ROOT/Makefile" pan POR=0 >/dev/null)
     # -w: a hash table of about the state count ((NOISE+1)^2 * 6700 states); -m: above
     # the depth the DFS reaches.  pan touches both in full, MC and CC2 alike.
     w=$(awk -v n="$n" 'BEGIN {s = (n + 1) ^ 2 * 6700; w = 18; while (2 ^ w < s) w++; print w}')
     opts="-m500000 -w$w"
     read -r mt mm < <(measure ./mc -c0 $opts)
-    read -r pt pm < <(cd por && measure ./pan -C $opts)
+    read -r pt pm < <(cd nopor && measure ./pan -C $opts)
     read -r ct cm < <(measure ./pan -C $opts)
     states=$(awk '/states, stored/ {print $1; exit}' "$W/out")
     grep -q "max search depth too small" "$W/out" && states="$states(-m!)"

@@ -2,7 +2,7 @@
 # bench/nearest.sh [RUNS] - the speed of the exact nearest search beside plain pan's
 # search of the same model, in one run.
 #
-# Two cases, each in a scratch directory of its own, pan built by `make pan` (no
+# Two cases, each in a scratch directory of its own, pan built by `make pan POR=0` (no
 # partial order reduction: the state graph the nearest search sees):
 #   airbag  cases/airbag/airbag.pml, -m100000, the longest of the witness trails that
 #           `./pan -C --trails` writes (the issue's "longest counterexample")
@@ -38,7 +38,7 @@ prepare() {
     mkdir -p "$d"
     cp "$model" "$d/model.pml"
     (cd "$d" && spin -a model.pml >/dev/null && gcc -O2 -w -DSAFETY -DNOREDUCE -o pan-stock pan.c &&
-        make -s -f "$ROOT/Makefile" pan >/dev/null 2>&1) || { echo "$name: cannot build pan" >&2; exit 1; }
+        make -s -f "$ROOT/Makefile" pan POR=0 >/dev/null 2>&1) || { echo "$name: cannot build pan" >&2; exit 1; }
     if [ "$name" = airbag ]; then
         (cd "$d" && mkdir -p wit && ./pan -C --trails wit "$@" >/dev/null 2>&1) || true
         local best="" n=0 k

@@ -119,7 +119,8 @@ static int work(const cli *c, const char *root, const char *w, const char *base)
         u_show_log(log);
         goto done;
     }
-    char *make[] = {"make", "-s", "-f", mk, "pan", c->bfs ? "BFS=1" : NULL, NULL};
+    /* POR=0: the nearest run may be an interleaving pan's reduction would drop */
+    char *make[] = {"make", "-s", "-f", mk, "pan", "POR=0", c->bfs ? "BFS=1" : NULL, NULL};
     if (u_run(w, make, log)) {
         fprintf(stderr, "pancause nearest: make pan failed:\n");
         u_show_log(log);

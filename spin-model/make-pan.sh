@@ -5,9 +5,9 @@
 #   1. checks that pan.c is SPIN's and that its model source is here;
 #   2. asks SPIN for the model's labels (`spin -d`), the events;
 #   3. instruments copies of pan.c and pan.h (pancause-instrument: checked anchors);
-#   4. compiles pan.c untouched (stock pan, main renamed) and the instrumented copy
-#      with -DNOREDUCE (causality needs every interleaving), the glue in it under
-#      -Wall -Wextra as errors;
+#   4. compiles pan.c untouched (stock pan, main renamed) and the instrumented copy,
+#      with pan's partial order reduction (events and asserts visible to it; POR=0:
+#      -DNOREDUCE), the glue in it under -Wall -Wextra as errors;
 #   5. renames every global symbol of the instrumented object (objcopy) except the
 #      sm_pan_ glue, so the two copies of pan's globals cannot clash in one binary;
 #   6. links both with the pancause library into ./pan.
@@ -61,11 +61,14 @@ else
 fi
 # Not -w: pan's own warnings are switched off by pragmas in the instrumented file,
 # and the glue's are errors (sm_instrument.c).
-# Partial order reduction stays off (-DNOREDUCE) unless POR=1 asks for it (README
-# "Partial order reduction"); the glue then makes every event visible to it.
-REDUCE=-DNOREDUCE
-por=
-[ "${POR:-0}" = 1 ] && REDUCE= && por=", POR on"
+# pan's partial order reduction stays on, with every event and assert made visible to it
+# by the glue: the causes are those of the full search (README "Partial order
+# reduction").  POR=0 switches it off (-DNOREDUCE), as `./pan -C --nearest` needs.
+case "${POR:-1}" in
+    1) REDUCE= por= ;;
+    0) REDUCE=-DNOREDUCE por=", POR off" ;;
+    *) fail "POR must be 1 (the default: partial order reduction on) or 0 (off), not '$POR'." ;;
+esac
 # shellcheck disable=SC2086
 $CC $PAN_CFLAGS $PAN_FLAGS $REDUCE -Wall -Wextra -Dmain=sm_pan_main -I. -I"$ROOT/spin-model" \
     -c "$W/pan_cause.c" -o "$W/pan_cause.o"

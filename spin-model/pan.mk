@@ -1,7 +1,8 @@
 # spin-model/pan.mk - `make pan`, run where SPIN's pan.c is:
-#   spin -a model.pml && make -f <pancause>/Makefile pan [BFS=1] [PANFLAGS=...]
+#   spin -a model.pml && make -f <pancause>/Makefile pan [BFS=1] [POR=0] [PANFLAGS=...]
 # (in the pancause directory itself plain `make pan` does the same).
-# BFS=1 builds pan's breadth-first search; PANFLAGS passes pan compile flags
+# BFS=1 builds pan's breadth-first search; POR=0 switches pan's partial order reduction
+# off (on by default, with every event visible to it); PANFLAGS passes pan compile flags
 # (-DMEMLIM=..., -DSAFETY, ...) to both copies of pan; PAN_CFLAGS the optimisation;
 # CAUSAL_ONLY=1 leaves out the stock copy (for the differential tests' speed).
 INSTRUMENT := $(BUILD)/bin/pancause-instrument

@@ -253,9 +253,9 @@ void smh_begin(int search, int flags, const char *const *procnames, const sm_lab
     rec.begun = true;
     if ((flags & SMH_POR) && run.cfg.nearest_on) {
         /* the reduction drops interleavings, and the nearest run may be one of them */
-        fprintf(stderr, "pan: -C --nearest: this pan was built with POR=1 (partial order "
-                        "reduction), which drops runs the nearest search must see; rebuild "
-                        "without POR=1\n");
+        fprintf(stderr, "pan: -C --nearest: this pan was built with partial order reduction, "
+                        "which drops runs the nearest search must see; rebuild it with "
+                        "'make pan POR=0'\n");
         exit(2);
     }
     run.search = search;

@@ -658,7 +658,10 @@ static int in_scratch(const tm_pan_options *o, const char *root, const char *w, 
                  " (an effect's propositions are the model's variables, true when nonzero)");
         goto done;
     }
-    char *make[] = {"make", "-s", "-f", mk, "pan", "PANFLAGS=-DNOCLAIM", "CAUSAL_ONLY=1", NULL};
+    /* POR=0: the lassos are read off the whole graph, every interleaving (the
+     * reduction's guarantees are about the causality analysis's traces) */
+    char *make[] = {"make",          "-s",    "-f", mk, "pan", "PANFLAGS=-DNOCLAIM",
+                    "CAUSAL_ONLY=1", "POR=0", NULL};
     if (step(w, make, log, "make pan", err))
         goto done;
     char *pan[] = {"./pan", "-C", "--nearest-graph", graph, NULL};

@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """Shrink a model on which pan -C and the oracle disagree.
 
-    minimize.py MODEL.pml [--bfs] [--por] [--no-ac2] [-o OUT.pml]
+    minimize.py MODEL.pml [--bfs] [--no-por] [--no-ac2] [-o OUT.pml]
 
---por builds pan with its partial order reduction (make pan POR=1), as
-batch.py's ORACLE_POR=1 builds.
+--no-por builds pan without its partial order reduction (make pan POR=0), as
+batch.py's ORACLE_POR=1 adds; by default pan keeps it, as `make pan` does.
 
 Greedy line-based delta debugging: repeatedly try to delete one line, or a
 whole compound statement (its ``if``/``do`` line up to the matching
@@ -30,7 +30,7 @@ from compare import canon, diff  # noqa: E402
 from oracle import Oracle  # noqa: E402
 from promela import Model  # noqa: E402
 
-POR = ""  # " POR=1" with --por
+POR = ""  # " POR=0" with --no-por
 
 
 def fails(text, bfs, ac2, work):
@@ -111,12 +111,12 @@ def main(argv):
     ap.add_argument("model")
     ap.add_argument("--bfs", action="store_true")
     ap.add_argument("--no-ac2", action="store_true")
-    ap.add_argument("--por", action="store_true")
+    ap.add_argument("--no-por", action="store_true")
     ap.add_argument("-o")
     a = ap.parse_args(argv[1:])
-    if a.por:
+    if a.no_por:
         global POR
-        POR = " POR=1"
+        POR = " POR=0"
     with open(a.model) as f:
         lines = f.read().splitlines()
     work = tempfile.mkdtemp(prefix="oracle-min-")

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Partial order reduction (make pan POR=1, README "Partial order reduction"): with
+# Partial order reduction (on in `make pan`, off with POR=0; README "Partial order
+# reduction"): with
 # every event and assert made visible to pan's reduction, the causes (events, orders,
 # non-occurrences, ambiguity, uncaused traces) are those of the unreduced search, DFS
 # and BFS, on models where the reduction bites (BEEM protocols with a few labelled
@@ -27,9 +28,9 @@ for m in "$ROOT"/spin-model/tests/fixtures/por/*.pml "$ROOT/cases/airbag/airbag.
         [ $search = bfs ] && flag="BFS=1"
         d="$W/$n-$search"
         mkdir -p "$d" && cd "$d" && cp "$m" . && spin -a "$n.pml" >/dev/null 2>&1 || exit 1
-        mk $flag && ./pan -C -m1000000 --json off.json >/dev/null 2>&1 &&
+        mk $flag POR=0 && ./pan -C -m1000000 --json off.json >/dev/null 2>&1 &&
             ./pan -C -m1000000 --no-ac2 --json off1.json >/dev/null 2>&1 &&
-            mk $flag POR=1 && ./pan -C -m1000000 --json on.json >/dev/null 2>&1 &&
+            mk $flag && ./pan -C -m1000000 --json on.json >/dev/null 2>&1 &&
             ./pan -C -m1000000 --no-ac2 --json on1.json >/dev/null 2>&1
         check "$n $search: built and ran with and without POR" test $? = 0 || continue
         check "$n $search: same causes with POR, non-occurrences included ($(states on.json) of $(states off.json) states)" same off.json on.json
@@ -42,7 +43,9 @@ check "the reduction bites: fewer states on every run ($reduced of 10)" test "$r
 cd "$W/airbag-dfs" || exit 1
 printf 'airbag.pml:1:1\n' >airbag.pml.trail
 ./pan -C --nearest airbag.pml.trail >out.txt 2>&1
-check "a POR build refuses --nearest (exit $?)" grep -q "built with POR=1" out.txt
+check "a POR build refuses --nearest (exit $?)" grep -q "rebuild it with 'make pan POR=0'" out.txt
+make -s -f "$ROOT/Makefile" pan POR=2 >out.txt 2>&1
+check "POR takes 1 or 0 only (exit $?)" grep -q "POR must be 1" out.txt
 
 echo "por: $fails failed"
 [ $fails = 0 ]
