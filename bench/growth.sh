@@ -61,5 +61,5 @@ for n in $SIZES; do
     cd "$W"
     rm -rf "$d"
 done
-echo "(states and transitions: ./pan -C's search, which runs without partial order reduction;"
+echo "(states and transitions: ./pan -C's search, with pan's partial order reduction as MC;"
 echo " $RUNS run(s) each, medians; $(nproc) cores; $(uname -m); $(date -u +%Y-%m-%d))"
