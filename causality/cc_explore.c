@@ -179,6 +179,11 @@ typedef struct {
     /* (state << 32 | node) explored or queued, for the current level and the next:
      * a node's trace length is its level, so older levels are never asked again. */
     u_map seen, seen_next;
+    /* per state: the trace node it was last queued with, CC_NONE.  A cache in front of
+     * the maps: most states are reached with one history, from several predecessors,
+     * and an array read is cheaper than a hash probe.  Sound across levels because a
+     * node's level is its trace length: a node of an older level is never queued again. */
+    uint32_t *last;
     uint32_t *hist; /* per state: first entry of its list of explored multisets */
     uint32_t *hms, *hnext;
     size_t nh, hcap;
@@ -187,12 +192,15 @@ typedef struct {
 
 static int push(cc_walk *w, pairq *q, uint32_t s, uint32_t h)
 {
+    if (w->last[s] == h)
+        return 0;
     uint64_t key = (uint64_t)s << 32 | h;
     u_map *seen = q == &w->next ? &w->seen_next : &w->seen;
     if (u_map_get(seen, key) != U_INVALID)
         return 0;
     if (u_map_put(seen, key, 1))
         return -1;
+    w->last[s] = h;
     return q_push(q, s, h);
 }
 
@@ -320,11 +328,12 @@ int cc_explore(cc_ctx *c)
     cc_phase(c, "history search");
     int rc = 0;
     w.hist = malloc((c->g->n + 1) * sizeof *w.hist);
-    if (!w.hist || !cc_is_state(c->g->root))
-        rc = w.hist ? 0 : -1;
+    w.last = malloc((c->g->n + 1) * sizeof *w.last);
+    if (!w.hist || !w.last || !cc_is_state(c->g->root))
+        rc = w.hist && w.last ? 0 : -1;
     else {
         for (size_t s = 0; s <= c->g->n; s++)
-            w.hist[s] = CC_NONE;
+            w.hist[s] = w.last[s] = CC_NONE;
         rc = push(&w, &w.cur, c->g->root, 0);
     }
     for (size_t level = 0; !rc && w.cur.n; level++) {
@@ -340,7 +349,7 @@ int cc_explore(cc_ctx *c)
         w.next = t;
         w.next.n = 0;
         size_t b = u_map_bytes(&w.seen) + u_map_bytes(&w.seen_next) + (w.cur.cap + w.next.cap) * 8 +
-                   w.hcap * 8;
+                   w.hcap * 8 + (c->g->n + 1) * 8;
         if (b > c->r->bytes)
             c->r->bytes = b;
         u_map_free(&w.seen);
@@ -350,6 +359,7 @@ int cc_explore(cc_ctx *c)
     u_map_free(&w.seen);
     u_map_free(&w.seen_next);
     free(w.hist);
+    free(w.last);
     free(w.hms);
     free(w.hnext);
     free(w.cur.s);
