@@ -111,6 +111,21 @@ static uint32_t node_of(const walk *w, uint32_t pos)
     return w->pnode[pos] != NR_NONE ? w->pnode[pos] : (VIA | pos);
 }
 
+/* Appends x to the list (*l, *n) unless it is there already (lists are a few long). */
+static void add_unique(walk *w, uint32_t **l, size_t *n, uint32_t x)
+{
+    for (size_t k = 0; k < *n; k++)
+        if ((*l)[k] == x)
+            return;
+    uint32_t *c = realloc(*l, (*n + 1) * sizeof *c);
+    if (!c) {
+        w->oom = true;
+        return;
+    }
+    c[(*n)++] = x;
+    *l = c;
+}
+
 /* Node x depends on node dep (x a Δ or a VIA node). */
 static void add_edge(walk *w, uint32_t x, uint32_t dep)
 {
@@ -119,18 +134,8 @@ static void add_edge(walk *w, uint32_t x, uint32_t dep)
         return;
     }
     uint32_t pos = x & ~VIA;
-    if (dep == NR_NONE || dep == x)
-        return;
-    for (size_t k = 0; k < w->npdep[pos]; k++)
-        if (w->pdep[pos][k] == dep)
-            return;
-    uint32_t *c = realloc(w->pdep[pos], (w->npdep[pos] + 1) * sizeof *c);
-    if (!c) {
-        w->oom = true;
-        return;
-    }
-    c[w->npdep[pos]++] = dep;
-    w->pdep[pos] = c;
+    if (dep != NR_NONE && dep != x)
+        add_unique(w, &w->pdep[pos], &w->npdep[pos], dep);
 }
 
 static int push_m(walk *w, int kind, long i, long j)
@@ -211,18 +216,8 @@ static int pos_line(const walk *w, uint32_t pos)
 
 static void add_cause(walk *w, uint32_t pos, uint32_t delta)
 {
-    if (delta == NR_NONE)
-        return;
-    for (size_t k = 0; k < w->ncause[pos]; k++)
-        if (w->cause[pos][k] == delta)
-            return;
-    uint32_t *c = realloc(w->cause[pos], (w->ncause[pos] + 1) * sizeof *c);
-    if (!c) {
-        w->oom = true;
-        return;
-    }
-    c[w->ncause[pos]++] = delta;
-    w->cause[pos] = c;
+    if (delta != NR_NONE)
+        add_unique(w, &w->cause[pos], &w->ncause[pos], delta);
 }
 
 static uint32_t *ctl_of(walk *w, int pid)
