@@ -30,7 +30,11 @@
  *                                           state is its target, or the claim's
  *   CLAIM TURN   first smh_claim_try        bfs.mid != CC_NOSTATE: the state after the
  *                  of a group               process move, at the never claim's turn;
- *                                           stores are targets of claim moves from it
+ *                                           stores are targets of claim moves from it.
+ *                                           Folding (bfs.folding): bfs.turn instead, no
+ *                                           node; stores are collected in bfs.tgt and
+ *                                           become the process move's targets at the
+ *                                           group's end (bfs_fold_end)
  *   CLAIM TRYING smh_claim_try              bfs.claim.active: an error now makes the
  *                                           claim's move violate
  *   (GROUP ends) smh_bfs_group_end          back to EXPANDING
@@ -138,6 +142,12 @@ static struct {
     uint8_t *vec; /* the pre-claim state vector of the group */
     size_t vec_cap;
     int vec_len;
+    /* the fold (bfs_fold_end): the group's claim moves are kept here, not as a node */
+    bool folding;   /* this group folds: rec.fold, and a process move (not the start) */
+    bool turn;      /* folding, and the claim has tried a move */
+    bool group_bad; /* folding: a claim move violated or ended the claim */
+    uint32_t *tgt;  /* folding: the states the claim's moves led to, each once */
+    size_t ntgt, tgtcap;
 } bfs;
 
 void smh_configure(const smh_config *c)
@@ -585,6 +595,8 @@ void smh_bfs_group_begin(const void *vec, int len)
     bfs.in_group = true;
     bfs.mid = CC_NOSTATE;
     bfs.claim_moved = bfs.claim_end = false;
+    bfs.folding = bfs.turn = bfs.group_bad = false;
+    bfs.ntgt = 0;
     if (!bfs.started) { /* the initial state: no process move leads here */
         bfs.src = CC_NOSTATE;
         bfs.src_rec = false;
@@ -593,6 +605,7 @@ void smh_bfs_group_begin(const void *vec, int len)
     bfs.src = mv.last.src;
     bfs.move = mv.last;
     bfs.src_rec = mv.last.recording; /* false after a violating move, see smh_tried */
+    bfs.folding = rec.fold;
 }
 
 /* The claim's turn after the group's process move, interned on its first claim move
@@ -619,7 +632,10 @@ void smh_claim_try(int tid)
 {
     if (!live() || !bfs.in_group)
         return;
-    enter_claim_turn();
+    if (bfs.folding)
+        bfs.turn = true; /* CLAIM TURN without a node: bfs_fold_end */
+    else
+        enter_claim_turn();
     bfs.claim = (sm_move){.active = true, .claim = true, .event = CC_SILENT, .pr = 0, .tid = tid};
 }
 
@@ -648,7 +664,24 @@ void smh_bfs_store_id(uint32_t id)
         oom();
         return;
     }
-    if (bfs.mid != CC_NOSTATE) { /* after a claim move */
+    if (bfs.turn) { /* after a claim move, folding */
+        if (bfs.claim_end) {
+            cc_graph_bad_state(rec.g, id);
+            bfs.group_bad = true;
+        } else if (bfs.claim_moved && bfs.src_rec) {
+            size_t k = 0;
+            while (k < bfs.ntgt && bfs.tgt[k] != id)
+                k++;
+            if (k == bfs.ntgt) {
+                if (U_GROW(bfs.tgt, bfs.tgtcap, bfs.ntgt)) {
+                    oom();
+                    return;
+                }
+                bfs.tgt[bfs.ntgt++] = id;
+            }
+        }
+        bfs.claim_moved = bfs.claim_end = false;
+    } else if (bfs.mid != CC_NOSTATE) { /* after a claim move */
         sm_move m = {.claim = true, .event = CC_SILENT, .pr = 0, .tid = bfs.claim_tid};
         if (bfs.claim_moved && bfs.mid_rec)
             edge(bfs.mid, id, &m);
@@ -662,10 +695,44 @@ void smh_bfs_store_id(uint32_t id)
     }
 }
 
+/* The end of a folded group.  BFS runs the claim *after* the process move, so the
+ * claim's turn is BAD as soon as one of its claim moves violates or ends the claim
+ * (cc_explore.c: BAD closes backward over claim moves), whatever its other claim moves
+ * do.  Folding the turn S -> (process, e) -> M -> (claim) -> T_i into S's moves keeps
+ * every trace and every first violation (README "Memory"):
+ *   - M would be BAD: one move S -> CC_SINK with e (the move violates: the run ends
+ *     at its first violation, in M, with the same trace);
+ *   - the claim moved: S -> T_i with e for each state it reached;
+ *   - the claim could not move (it blocks after this move): M is kept as a node
+ *     without moves, where a run may end, as before the fold.
+ * S's BAD and DOOM are unchanged: e's edge is no claim move, and a silent e reaches
+ * a violation in both graphs. */
+static void bfs_fold_end(void)
+{
+    if (bfs.group_bad) {
+        edge(bfs.src, CC_SINK, &bfs.move);
+        return;
+    }
+    for (size_t k = 0; k < bfs.ntgt; k++)
+        edge(bfs.src, bfs.tgt[k], &bfs.move);
+    if (bfs.ntgt)
+        return;
+    enter_claim_turn(); /* the claim blocks: a node with no moves */
+    if (live() && bfs.mid_rec && cc_graph_close(rec.g, bfs.mid))
+        oom();
+}
+
 void smh_bfs_group_end(void)
 {
     bfs.in_group = false; /* -> EXPANDING */
-    if (live() && bfs.mid != CC_NOSTATE && bfs.mid_rec && cc_graph_close(rec.g, bfs.mid))
+    if (!live())
+        return;
+    if (bfs.turn) {
+        if (bfs.src_rec)
+            bfs_fold_end();
+        return;
+    }
+    if (bfs.mid != CC_NOSTATE && bfs.mid_rec && cc_graph_close(rec.g, bfs.mid))
         oom();
 }
 
@@ -695,7 +762,9 @@ void smh_error(const char *msg)
             edge(mv.try.src, CC_SINK, &mv.try);
         mv.try.violated = true;
     } else if (bfs.claim.active) { /* CLAIM TRYING: the claim's move violates */
-        if (bfs.mid_rec && !bfs.claim.violated)
+        if (bfs.turn)
+            bfs.group_bad = true; /* folding: bfs_fold_end */
+        else if (bfs.mid_rec && !bfs.claim.violated)
             edge(bfs.mid, CC_SINK, &bfs.claim);
         bfs.claim.violated = true;
     } else if (bfs.in_group) { /* GROUP: the claim reached its end: the stored state is bad */
@@ -860,6 +929,7 @@ static void release(void)
     free(dfs.sib);
     free(dfs.nsib);
     free(bfs.vec);
+    free(bfs.tgt);
     if (run.cfg.probs)
         rp_prob_free(run.cfg.probs);
     free(rec.key);
