@@ -7,7 +7,8 @@
 # a node of its own; --exact-states keys the unstored states by their full vectors
 # (and folds); --trails keeps the system's turn too.  All must give the same causes
 # and the same subset graph, DFS and BFS, on models with never claims, atomic sequences and rendezvous channels: the
-# railway and airbag cases, a small claim + atomic + rendezvous fixture, and five BEEM
+# railway and airbag cases, a small claim + atomic + rendezvous fixture, a claim that
+# blocks after some moves and ends after others (BFS's fold), and five BEEM
 # models (copies of ../shared/bench/beem, which have deadlocks as their hazard).
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -73,7 +74,7 @@ run_model() {
     echo $fails >"$W/$1.fails"
 }
 set -- "railway $ROOT/cases/railway railway.pml" "airbag $ROOT/cases/airbag airbag.pml -DNOISE=2" \
-    "claim_atomic $FIX claim_atomic.pml"
+    "claim_atomic $FIX claim_atomic.pml" "claim_block $FIX claim_block.pml"
 for m in firewire_link.1 needham.1 gear.1 adding.1 leader_filters.1; do
     set -- "$@" "$m $FIX $m.pml"
 done
