@@ -791,6 +791,22 @@ static int place(asm_t *s, sg_ms m, bool *partial)
     return rc;
 }
 
+static const cc_ctx *group_ctx; /* qsort has no context argument in C11 */
+static size_t group_len;
+
+/* A multiset's groups by their witnesses' names (distinct: a group's witness is
+ * one of its own orders), those without a witness last.  The groups are made in
+ * the order the refined pass meets them, which depends on the pass's numbering;
+ * the causes are sorted in the end anyway, but the list of ambiguous orders
+ * follows the groups. */
+static int group_cmp(const void *x, const void *y)
+{
+    const group *a = x, *b = y;
+    if (!a->witness || !b->witness)
+        return !a->witness - !b->witness;
+    return trace_cmp(group_ctx, a->witness, b->witness, group_len);
+}
+
 /* The causes of one minimal bad multiset m; `left` multisets (m included) are
  * still to do. */
 static int causes_of(cc_ctx *c, sg_ms m, size_t nevents, size_t *cap, size_t left)
@@ -821,6 +837,12 @@ static int causes_of(cc_ctx *c, sg_ms m, size_t nevents, size_t *cap, size_t lef
             rc = place(&s, m, &partial);
     }
     c->soft = 0;
+    if (s.ng > 1) { /* the ambiguous orders are listed in this order */
+        group_ctx = c;
+        group_len = s.n;
+        qsort(s.g, s.ng, sizeof *s.g, group_cmp);
+        group_ctx = NULL;
+    }
     for (size_t i = 0; i < s.ng && !rc; i++) {
         if (!s.g[i].witness || (rc = add_cause(c->r, cap)))
             continue;
