@@ -13,48 +13,44 @@
  * the multiset k of the prefix read).  One pass forward over it replaces a search per
  * order, of which BEEM's protocols have up to 10^21.  A node of the pass is (X, R):
  * R, the prefix's configurations, is everything a run tau can have reached while
- * matching that prefix of sigma: a set of (state s, extras Q, labels L), where the
- * labels say where Q's extras sit (event, gap index: how many of sigma's occurrences
- * precede it).  Gaps are named by index, not by the occurrences around them, because
- * all prefixes of one automaton state are equally long, so indices mean the same in
- * all of them while the occurrences differ from order to order (named by occurrence,
- * bakery.3's labels split one multiset's pass into 8 x 10^5 nodes; by index, 1.2 x
- * 10^4); cc_cause.c names the gaps by each order's occurrences at the end.  R is
- * closed under silent moves and extra moves; a move of sigma's next event is a step
- * of the pass.
+ * matching that prefix of sigma: a set of (state s, extras Q).  R is closed under
+ * silent moves and extra moves (an extra taken there sits in the gap after X's
+ * prefix: gap index = how many of sigma's occurrences precede it); a move of sigma's
+ * next event is a step of the pass.
  * Within R:
  *   - a configuration at a bad state is dropped (tau never violates);
  *   - (s, Q') with Q' strictly inside Q dominates (s, Q), Q' != {}: every completion
- *     of Q is dominated by the same completion of Q', so Q's labels could never
+ *     of Q is dominated by the same completion of Q', so Q's extras could never
  *     count (the empty Q dominates nothing: its completion without more extras is
  *     sigma itself, which prevents nothing);
- *   - two configurations (s, Q) merge, their labels united: same future, same Q;
+ *   - two configurations (s, Q) merge: same future, same Q;
  *   - a state from which no order can still be finished as a good run (viability
  *     rows, below) is dropped.
- * Two prefixes with equal (X, R) have equal futures and equal labels, so they are one
- * node: the pass costs (automaton states) x (distinct R per state), and R is mostly
- * trivial, because extras are only possible once an event's occurrences are used up.
- * At a final X the solutions are the configurations in a settled state with Q != {};
- * the minimal Q among them and the labels of their configurations give the
- * prohibited gaps (merged into intervals by cc_cause.c), a configuration with Q = {}
- * in a settled state means a good run has sigma's very trace (ambiguity).  A final
- * node stands for all orders that reach it; cc_cause.c groups the final nodes into
- * causes by their intervals and counts, orders and names their orders from the pass's
- * graph.
+ * Two prefixes with equal (X, R) have equal futures, so they are one node: the pass
+ * costs (automaton states) x (distinct R per state), and R is mostly trivial,
+ * because extras are only possible once an event's occurrences are used up.  At a
+ * final X the solutions are the configurations in a settled state with Q != {};
+ * those with a minimal Q say which extras prevent the hazard, a configuration with
+ * Q = {} in a settled state means a good run has sigma's very trace (ambiguity).
  *
- * The work is split in two passes ("pass 2: labels" below says why that is exact):
- * pass 1 closes the configurations (s, Q) without labels and finds the Q minimal at
- * some final node; pass 2 walks pass 1's nodes again and computes only the labels,
- * on the few configurations whose Q lies inside such a minimal Q and can still
- * reach one.  Pass 1 itself runs in rounds ("rounds of pass 1"): a cheap pass finds
- * candidate minimal Q's, a second drops every Q strictly beyond a candidate and is
- * kept when a check over its graph proves that nothing dropped could have been a
- * minimal solution; otherwise the full pass runs.
+ * The work is split in two passes: pass 1 (above) closes the configurations and
+ * finds the Q minimal at some final node; pass 2 ("where the minimal extras sit")
+ * goes backward over pass 1's nodes and finds, per node and per set B of its
+ * configurations from which the rest of an order leads to a minimal solution, the
+ * events whose extras lead into B: the labels (event, gap index) of that gap.  Gaps
+ * are named by index because all prefixes of one automaton state are equally long;
+ * cc_cause.c follows the paths of pass 2 and names each order's runs of labelled
+ * gaps by the occurrences around them.  Pass 1 itself runs in rounds ("rounds of
+ * pass 1"): a cheap pass finds candidate minimal Q's, a second drops every Q
+ * strictly beyond a candidate and is kept when a check over its graph proves that
+ * nothing dropped could have been a minimal solution; otherwise the full pass runs.
  *
  * Invariants: a label is CC_LABEL_BIT | event << 32 | gap, 0 <= gap <= |m|; pass 1's
  * canonical R is its configurations sorted by (s, Q), so equal sets intern to one id;
- * a pass 2 node is (pass 1 node, the label sets of its useful configurations, each
- * sorted), and its cc_pnode.r is that pass 1 node.
+ * a pass 2 node is (pass 1 node, B), its cc_pnode.r that pass 1 node, its labels all
+ * at that node's gap, ascending; every order of m is exactly one path of pass 2 from
+ * one of its nstart start nodes to a final node, and pass 2's nodes are numbered so
+ * that every edge leads to a later node.
  */
 #include "cc_internal.h"
 
@@ -765,6 +761,7 @@ static int run_pass(pass *p, cc_ctx *c, const cc_oaut *a, size_t nevents, bool e
         r = rc ? U_INVALID : canonical(p);
         if (!rc && (r == U_INVALID || pass_node(p, 0, r, 1) == U_INVALID || note_drops(p, 0)))
             rc = -1;
+        out->nstart = 1;
     }
     /* nodes are made in order of their automaton state, which is by level, so one
      * sweep over the node list in creation order visits predecessors first */
@@ -799,33 +796,38 @@ void cc_pass_free(cc_pass *o)
     memset(o, 0, sizeof *o);
 }
 
-/* ---- pass 2: labels ---- */
+/* ---- pass 2: where the minimal extras sit, backward ---- */
 
-/* Pass 2 walks pass 1's nodes again, carrying labels on the configurations that can
- * still matter: those whose Q is nonempty and inside a Q minimal at some final node
- * ("useful": Q only grows along a run, so outside every such Q it never becomes a
- * minimal solution, and its labels were always dropped).  Why pass 1's R's serve:
+/* The labels of one order sigma are the gaps g and events e such that some good run
+ * matching sigma takes an extra e in gap g and ends in a minimal solution of sigma's
+ * final node.  sigma passes one pass 1 node n_g per gap, and every configuration of
+ * R(n_g) is reached by every prefix that reaches n_g (that is what R is), so whether
+ * such an extra exists depends on sigma only through its suffix: the extra must lead
+ * into a configuration of B_g, those of n_g's useful configurations from which the
+ * rest of sigma leads on to a minimal solution.  B_g is a function of B_(g+1) and the
+ * move between them, so pass 2 goes backward: a node is (pass 1 node n, B), B a set
+ * of n's useful configurations, seeded at a final node by its minimal solutions and
+ * closed backward over the moves among n's useful configurations; the events that
+ * lead into B (fresh extras and extras among useful configurations) are the node's
+ * labels, all at n's gap.  Every order has exactly one path of such nodes (its B's
+ * are fixed by its suffix), from one of the nodes over pass 1's start to the node
+ * (final node, its solutions' B), so the orders are the paths, and the graph does
+ * not split by order: what a forward pass carried as label sets per order (bakery.4:
+ * 10^5-10^6 nodes per multiset over 10^3-10^4 pass 1 nodes) is here a few B's per
+ * pass 1 node.  cc_cause.c turns the labels along each path into intervals named by
+ * occurrences.  Why pass 1's R's serve:
  *   - which configurations a closure keeps does not depend on labels: dropping (bad
- *     state, viability, beyond a solution) and dominance look at (s, Q) only, and
- *     at a state that is not final the kept set is the same whatever order the
- *     closure took: Q = {} if reachable and the minimal nonempty Q reachable;
- *   - a kept configuration never had labels from one that was dropped later: the
+ *     state, viability, beyond a solution) and dominance look at (s, Q) only;
+ *   - a kept configuration was never reached only through one that was dropped: the
  *     dominated configuration's moves lead to configurations dominated by the
- *     dominator's same moves, so they are dropped too.  At a final state a
- *     configuration beyond a solution may stay (it was put in before the solution
- *     was found), in pass 1 as before; it is never a minimal solution, and labels
- *     flow from it only into configurations beyond the same solution.
- * So a pass 2 node is a pass 1 node n plus the label sets of n's useful
- * configurations, and its closure is a fixpoint over those alone: labels flow in
- * from the predecessor's useful configurations moved by sigma's event, start afresh
- * on an extra taken from a Q = {} configuration (which carries none), and flow along
- * the silent and extra moves among the useful configurations.  The rest of R
- * is pass 1's and is not closed again: of the configurations a labelled closure of
- * all of R processed, all but 213,000 of 63 million on bakery.4's first multiset,
- * all but 6,346 of 66 million on krebs.2.  Per
- * pass 1 node the useful configurations and their moves, and per pass 1 edge the
- * moves between its ends' useful configurations, are found once and shared by
- * every label set that passes there. */
+ *     dominator's same moves, so they are dropped too; a configuration on the way to
+ *     a minimal solution has Q inside the solution's, so it is never beyond a
+ *     solution, and it is viable.
+ * "Useful" configurations have a nonempty Q inside a Q minimal at some final node:
+ * Q only grows along a run, so only they can be on the way to a minimal solution
+ * after its first extra.  Per pass 1 node the useful configurations and their moves,
+ * and per pass 1 edge the moves between its ends' useful configurations, are found
+ * once and shared by every B that passes there. */
 
 typedef struct {
     uint32_t from, to; /* indices into a pass 1 node's useful configurations */
@@ -840,10 +842,9 @@ typedef struct {
     size_t nfresh;
     lmove *inner;     /* moves among u, by from */
     uint32_t *ifirst; /* nu + 1: u[i]'s moves are inner[ifirst[i] .. ifirst[i + 1]) */
-    uint32_t *sol;    /* final: the minimal solutions among u */
+    uint32_t *sol;    /* final: the minimal solutions among u, ascending */
     size_t nsol;
     bool ambiguous;
-    uint8_t *rel; /* per u: some path of moves leads on to a minimal solution */
 } lnode;
 
 typedef struct {
@@ -852,12 +853,9 @@ typedef struct {
     size_t n;
 } ledge;
 
-/* A label set being built, ascending. */
 typedef struct {
-    uint64_t *v;
-    size_t n, cap;
-    bool queued;
-} labset;
+    uint32_t from, ev, to; /* pass 2 nodes, in creation order */
+} bedge;
 
 typedef struct {
     pass *p;           /* pass 1, with its R's */
@@ -866,17 +864,19 @@ typedef struct {
     size_t nuseful;
     lnode *ln;
     ledge *le;
-    labset *set; /* per useful configuration of the node being made */
-    size_t nset;
-    uint32_t *work;
-    size_t workcap;
-    uint64_t *ser;
-    size_t nser, sercap;
-    uint32_t *lid; /* per pass 2 node: its label sets */
-    size_t lidcap;
-    u_intern ls;   /* serialised label sets: per useful configuration (n, n labels) */
-    u_map node_of; /* (pass 1 node << 32 | label sets) -> pass 2 node */
-    cc_pass *out;
+    cc_pass tmp;     /* pass 2's nodes in creation order (backward) */
+    uint32_t *chain; /* per pass 2 node: the next one over the same pass 1 node */
+    uint32_t *head;  /* per pass 1 node: its last pass 2 node made */
+    uint32_t *bid;   /* per pass 2 node: its B */
+    size_t chaincap, bidcap;
+    bedge *e;
+    size_t ne, ecap;
+    u_intern bs;    /* B's: ascending indices into the pass 1 node's u */
+    u_map node_of;  /* (pass 1 node << 32 | B) -> pass 2 node */
+    uint8_t *inb;   /* scratch: per useful configuration of the node at hand, in B */
+    uint32_t *list; /* scratch: B as a list */
+    uint64_t *labs; /* scratch: the labels of B */
+    size_t scratch;
 } lpass;
 
 static bool useful(const lpass *l, sg_ms q)
@@ -1020,206 +1020,6 @@ static int ledge_build(lpass *l, uint32_t i, uint32_t ed)
     return 0;
 }
 
-/* dst |= src (plus extra unless 0); *grew when something was new.  Label sets are
- * kept ascending and src is ascending, so a union is a merge (label sets on bakery.4
- * hold dozens of gaps, and a search per label was most of an unbounded run). */
-static int lab_union(labset *dst, const uint64_t *src, size_t n, uint64_t extra, bool *grew)
-{
-    size_t fresh = 0, i = 0, j = 0;
-    while (j < n) { /* count src's labels that dst lacks */
-        if (i < dst->n && dst->v[i] < src[j])
-            i++;
-        else {
-            fresh += i == dst->n || dst->v[i] != src[j];
-            i += i < dst->n && dst->v[i] == src[j];
-            j++;
-        }
-    }
-    if (fresh) {
-        size_t need = dst->n + fresh;
-        if (need > dst->cap) {
-            size_t cap = dst->cap ? dst->cap : 8;
-            while (cap < need)
-                cap *= 2;
-            uint64_t *v = realloc(dst->v, cap * sizeof *v);
-            if (!v)
-                return -1;
-            dst->v = v;
-            dst->cap = cap;
-        }
-        size_t w = need; /* merge from the back, in place */
-        i = dst->n;
-        j = n;
-        while (j > 0) {
-            if (i > 0 && dst->v[i - 1] > src[j - 1])
-                dst->v[--w] = dst->v[--i];
-            else if (i > 0 && dst->v[i - 1] == src[j - 1]) {
-                dst->v[--w] = dst->v[--i];
-                j--;
-            } else
-                dst->v[--w] = src[--j];
-        }
-        dst->n = need;
-        *grew = true;
-    }
-    if (extra) {
-        size_t lo = u_lower64(dst->v, dst->n, extra);
-        if (lo == dst->n || dst->v[lo] != extra) {
-            if (U_GROW(dst->v, dst->cap, dst->n))
-                return -1;
-            memmove(dst->v + lo + 1, dst->v + lo, (dst->n - lo) * sizeof *dst->v);
-            dst->v[lo] = extra;
-            dst->n++;
-            *grew = true;
-        }
-    }
-    return 0;
-}
-
-static int lser(lpass *l, uint64_t w)
-{
-    if (U_GROW(l->ser, l->sercap, l->nser))
-        return -1;
-    l->ser[l->nser++] = w;
-    return 0;
-}
-
-/* The label sets of pass 1 node j's useful configurations, closed, as an interned
- * id: seeded by `from` (the label sets of a pass 2 node over edge ed's source, moved
- * by ed's event; NULL at the start) and by the fresh extras at j. */
-static int lclose(lpass *l, uint32_t j, const uint64_t *from, uint32_t ed, uint32_t *id)
-{
-    const lnode *x = &l->ln[j];
-    cc_ctx *c = l->p->c;
-    size_t level = sg_ms_size(c->sg, l->p->a->k[l->in->node[j].x]), nw = 0;
-    if (x->nu > l->nset) {
-        labset *v = realloc(l->set, x->nu * sizeof *v);
-        if (!v)
-            return -1;
-        memset(v + l->nset, 0, (x->nu - l->nset) * sizeof *v);
-        l->set = v;
-        l->nset = x->nu;
-    }
-    if (x->nu > l->workcap) {
-        uint32_t *w = realloc(l->work, x->nu * sizeof *w);
-        if (!w)
-            return -1;
-        l->work = w;
-        l->workcap = x->nu;
-    }
-    for (uint32_t a = 0; a < x->nu; a++) {
-        l->set[a].n = 0;
-        l->set[a].queued = false;
-    }
-    bool grew;
-    if (from) { /* the predecessor's label sets, one after the other: (n, labels...) */
-        const ledge *y = &l->le[ed];
-        size_t k = 0, pos = 0;
-        for (size_t m = 0; m < y->n; m++) {
-            /* y->mv is by `from` ascending: walk the serialised sets alongside */
-            while (k < y->mv[m].from) {
-                pos += 1 + from[pos];
-                k++;
-            }
-            if (!x->rel[y->mv[m].to])
-                continue;
-            labset *d = &l->set[y->mv[m].to];
-            grew = false;
-            if (lab_union(d, from + pos + 1, from[pos], 0, &grew))
-                return -1;
-            if (grew && !d->queued) {
-                d->queued = true;
-                l->work[nw++] = y->mv[m].to;
-            }
-        }
-    }
-    for (size_t m = 0; m < x->nfresh; m++) {
-        if (!x->rel[x->fresh[m].to])
-            continue;
-        labset *d = &l->set[x->fresh[m].to];
-        grew = false;
-        if (lab_union(d, NULL, 0, x->fresh[m].lab, &grew))
-            return -1;
-        if (grew && !d->queued) {
-            d->queued = true;
-            l->work[nw++] = x->fresh[m].to;
-        }
-    }
-    while (nw) {
-        uint32_t a = l->work[--nw];
-        l->set[a].queued = false;
-        if (!cc_tick(c, level))
-            return 1;
-        for (uint32_t m = x->ifirst[a]; m < x->ifirst[a + 1]; m++) {
-            if (!x->rel[x->inner[m].to])
-                continue;
-            labset *d = &l->set[x->inner[m].to];
-            grew = false;
-            if (lab_union(d, l->set[a].v, l->set[a].n, x->inner[m].lab, &grew))
-                return -1;
-            if (grew && !d->queued) {
-                d->queued = true;
-                l->work[nw++] = x->inner[m].to;
-            }
-        }
-    }
-    l->nser = 0;
-    for (uint32_t a = 0; a < x->nu; a++) {
-        labset *d = &l->set[a];
-        if (lser(l, d->n))
-            return -1;
-        for (size_t k = 0; k < d->n; k++)
-            if (lser(l, d->v[k]))
-                return -1;
-    }
-    bool fresh;
-    *id = u_intern_put(&l->ls, l->ser, l->nser * sizeof *l->ser, &fresh);
-    return *id == U_INVALID ? -1 : 0;
-}
-
-/* The pass 2 node (pass 1 node j, label sets id), made if new. */
-static uint32_t lnode_of(lpass *l, uint32_t j, uint32_t id, double count)
-{
-    uint64_t key = (uint64_t)j << 32 | id;
-    uint32_t k = u_map_get(&l->node_of, key);
-    if (k == U_INVALID) {
-        k = new_node(l->out, l->in->node[j].x, j);
-        if (k == U_INVALID || u_map_put(&l->node_of, key, k))
-            return U_INVALID;
-        size_t n = k;
-        if (U_GROW(l->lid, l->lidcap, n))
-            return U_INVALID;
-        l->lid[k] = id;
-    }
-    add_count(&l->out->node[k], count);
-    return k;
-}
-
-/* Final pass 2 node k over pass 1 node j with label sets id: the labels of its
- * minimal solutions, and ambiguity. */
-static int lfinal(lpass *l, uint32_t k, uint32_t j, uint32_t id)
-{
-    const lnode *x = &l->ln[j];
-    const uint64_t *w = u_intern_key(&l->ls, id);
-    cc_pnode *nd = &l->out->node[k];
-    nd->ambiguous = x->ambiguous;
-    size_t pos = 0, s = 0;
-    labset acc = {0};
-    bool grew = false;
-    int rc = 0;
-    for (uint32_t a = 0; a < x->nu && s < x->nsol && !rc; a++) { /* sol is ascending */
-        if (x->sol[s] == a) {
-            rc = lab_union(&acc, w + pos + 1, w[pos], 0, &grew);
-            s++;
-        }
-        pos += 1 + w[pos];
-    }
-    nd->lab = acc.v;
-    nd->nlab = acc.n;
-    nd->labcap = acc.cap;
-    return rc;
-}
-
 static void lpass_free(lpass *l)
 {
     for (size_t i = 0; l->ln && i < l->in->n; i++) {
@@ -1228,143 +1028,191 @@ static void lpass_free(lpass *l)
         free(l->ln[i].inner);
         free(l->ln[i].ifirst);
         free(l->ln[i].sol);
-        free(l->ln[i].rel);
     }
     for (size_t e = 0; l->le && e < l->in->ne; e++)
         free(l->le[e].mv);
     free(l->ln);
     free(l->le);
-    for (size_t a = 0; a < l->nset; a++)
-        free(l->set[a].v);
-    free(l->set);
-    free(l->work);
-    free(l->lid);
-    free(l->ser);
-    u_intern_free(&l->ls);
+    cc_pass_free(&l->tmp);
+    free(l->chain);
+    free(l->head);
+    free(l->bid);
+    free(l->e);
+    u_intern_free(&l->bs);
     u_map_free(&l->node_of);
+    free(l->inb);
+    free(l->list);
+    free(l->labs);
 }
 
-/* rel: the useful configurations from which labels can still flow into a minimal
- * solution of a final node, backward over the moves among useful configurations
- * (within a node and along pass 1's edges).  Labels of the others never count, but
- * carried they split pass 2's nodes: bakery.4's multisets had 10^5 label nodes
- * over 10^3 to 10^4 pass 1 nodes, most of them told apart by labels that did not
- * reach a solution.  Builds every node's and edge's moves first. */
-static int relevance(lpass *l)
+static int u64_cmp(const void *x, const void *y)
 {
-    const cc_pass *in = l->in;
-    size_t *base = malloc((in->n + 1) * sizeof *base), nall = 0, nmv = 0, cap = 0, k = 0;
-    uint64_t *mv = NULL; /* to << 32 | from, over all useful configurations */
-    uint32_t *work = NULL;
-    int rc = base ? 0 : -1;
-    for (uint32_t i = 0; !rc && i < in->n; i++) {
-        rc = lnode_build(l, i);
-        for (uint32_t e = in->node[i].out; e != CC_NONE && !rc; e = in->edge[e].next)
-            rc = lnode_build(l, in->edge[e].to) || ledge_build(l, i, e);
-    }
-    for (uint32_t i = 0; !rc && i < in->n; i++) {
-        base[i] = nall;
-        nall += l->ln[i].nu;
-        if (!(l->ln[i].rel = calloc(l->ln[i].nu + 1, 1)))
-            rc = -1;
-    }
-    for (uint32_t i = 0; !rc && i < in->n; i++) {
-        const lnode *x = &l->ln[i];
-        for (uint32_t a = 0; a < x->nu && !rc; a++)
-            for (uint32_t m = x->ifirst[a]; m < x->ifirst[a + 1] && !rc; m++)
-                if (!(rc = U_GROW(mv, cap, nmv)))
-                    mv[nmv++] = (uint64_t)(base[i] + x->inner[m].to) << 32 | (base[i] + a);
-        for (uint32_t e = in->node[i].out; e != CC_NONE && !rc; e = in->edge[e].next)
-            for (size_t m = 0; m < l->le[e].n && !rc; m++)
-                if (!(rc = U_GROW(mv, cap, nmv)))
-                    mv[nmv++] = (uint64_t)(base[in->edge[e].to] + l->le[e].mv[m].to) << 32 |
-                                (base[i] + l->le[e].mv[m].from);
-    }
-    uint64_t *tmp = rc ? NULL : malloc((nmv + 1) * sizeof *tmp);
-    size_t *first = rc ? NULL : calloc(nall + 2, sizeof *first);
-    uint32_t *owner = rc ? NULL : malloc((nall + 1) * sizeof *owner);
-    work = rc ? NULL : malloc((nall + 1) * sizeof *work);
-    if (!rc && (!tmp || !first || !owner || !work))
-        rc = -1;
-    if (!rc) {
-        sort_keys(mv, tmp, nmv); /* by target: the moves into each, for the walk back */
-        for (size_t m = 0; m < nmv; m++)
-            first[(mv[m] >> 32) + 1]++;
-        for (size_t t = 1; t <= nall + 1; t++)
-            first[t] += first[t - 1];
-        for (uint32_t i = 0; i < in->n; i++)
-            for (uint32_t a = 0; a < l->ln[i].nu; a++)
-                owner[base[i] + a] = i;
-        for (uint32_t i = 0; i < in->n; i++) /* the minimal solutions of final nodes */
-            for (size_t t = 0; t < l->ln[i].nsol; t++) {
-                l->ln[i].rel[l->ln[i].sol[t]] = 1;
-                work[k++] = (uint32_t)(base[i] + l->ln[i].sol[t]);
-            }
-        while (k) {
-            uint32_t t = work[--k];
-            for (size_t m = first[t]; m < first[t + 1]; m++) {
-                uint32_t f = (uint32_t)mv[m], o = owner[f];
-                if (!l->ln[o].rel[f - base[o]]) {
-                    l->ln[o].rel[f - base[o]] = 1;
-                    work[k++] = f;
-                }
-            }
-        }
-    }
-    free(base);
-    free(mv);
-    free(tmp);
-    free(first);
-    free(owner);
-    free(work);
-    return rc;
+    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+    return (a > b) - (a < b);
 }
 
+/* l->inb (seeded) closed backward over pass 1 node i's moves among its useful
+ * configurations, then the pass 2 node (i, that B), made with its labels if new. */
+static uint32_t bnode_of(lpass *l, uint32_t i)
+{
+    const lnode *x = &l->ln[i];
+    for (bool grew = true; grew;) { /* few configurations, short chains */
+        grew = false;
+        for (uint32_t a = 0; a < x->nu; a++)
+            for (uint32_t m = x->ifirst[a]; !l->inb[a] && m < x->ifirst[a + 1]; m++)
+                if (l->inb[x->inner[m].to])
+                    l->inb[a] = 1, grew = true;
+    }
+    size_t nb = 0, nl = 0;
+    for (uint32_t a = 0; a < x->nu; a++)
+        if (l->inb[a])
+            l->list[nb++] = a;
+    for (size_t m = 0; m < x->nfresh; m++)
+        if (l->inb[x->fresh[m].to])
+            l->labs[nl++] = x->fresh[m].lab;
+    for (uint32_t m = 0; m < x->ifirst[x->nu]; m++)
+        if (x->inner[m].lab && l->inb[x->inner[m].to])
+            l->labs[nl++] = x->inner[m].lab;
+    memset(l->inb, 0, x->nu);
+    bool fresh;
+    uint32_t b = u_intern_put(&l->bs, l->list, nb * sizeof *l->list, &fresh);
+    if (b == U_INVALID)
+        return U_INVALID;
+    uint64_t key = (uint64_t)i << 32 | b;
+    uint32_t k = u_map_get(&l->node_of, key);
+    if (k != U_INVALID)
+        return k;
+    k = new_node(&l->tmp, l->in->node[i].x, i);
+    size_t n = k;
+    if (k == U_INVALID || u_map_put(&l->node_of, key, k) || U_GROW(l->chain, l->chaincap, n))
+        return U_INVALID;
+    n = k;
+    if (U_GROW(l->bid, l->bidcap, n))
+        return U_INVALID;
+    l->bid[k] = b;
+    l->chain[k] = l->head[i];
+    l->head[i] = k;
+    cc_pnode *nd = &l->tmp.node[k];
+    nd->ambiguous = x->ambiguous;
+    if (nl) {
+        qsort(l->labs, nl, sizeof *l->labs, u64_cmp);
+        size_t w = 0;
+        for (size_t t = 0; t < nl; t++)
+            if (!w || l->labs[w - 1] != l->labs[t])
+                l->labs[w++] = l->labs[t];
+        if (!(nd->lab = malloc(w * sizeof *nd->lab)))
+            return U_INVALID;
+        memcpy(nd->lab, l->labs, w * sizeof *nd->lab);
+        nd->nlab = nd->labcap = w;
+    }
+    return k;
+}
+
+/* Room in the scratch arrays for pass 1 node i's useful configurations and labels. */
+static int scratch_room(lpass *l, uint32_t i)
+{
+    const lnode *x = &l->ln[i];
+    size_t need = x->nu + x->nfresh + x->ifirst[x->nu] + 1;
+    if (need <= l->scratch)
+        return 0;
+    uint8_t *b = realloc(l->inb, need);
+    if (b) {
+        memset(b + l->scratch, 0, need - l->scratch);
+        l->inb = b;
+    }
+    uint32_t *v = realloc(l->list, need * sizeof *v);
+    if (v)
+        l->list = v;
+    uint64_t *w = realloc(l->labs, need * sizeof *w);
+    if (w)
+        l->labs = w;
+    if (!b || !v || !w)
+        return -1;
+    l->scratch = need;
+    return 0;
+}
+
+/* Pass 2 backward over pass 1's nodes (successors were made after their
+ * predecessors, so from the last to the first), then renumbered forward: by pass 1
+ * node, so that the nodes over pass 1's start come first (out->nstart of them) and
+ * every edge leads to a later node. */
 static int label_pass(pass *p, const cc_pass *in, cc_pass *out)
 {
     memset(out, 0, sizeof *out);
     out->nocc = in->nocc;
-    lpass l = {.p = p, .in = in, .useful = in->minq, .nuseful = in->nminq, .out = out};
+    lpass l = {.p = p, .in = in, .useful = in->minq, .nuseful = in->nminq};
     l.ln = calloc(in->n + 1, sizeof *l.ln);
     l.le = calloc(in->ne + 1, sizeof *l.le);
-    uint32_t *mv = NULL; /* a node's pass 1 edges in the automaton's order */
-    size_t mvcap = 0;
-    int rc = l.ln && l.le ? 0 : -1;
-    uint32_t id;
-    if (!rc)
-        rc = relevance(&l);
-    if (!rc && in->n) {
-        rc = lnode_build(&l, 0);
-        if (!rc)
-            rc = lclose(&l, 0, NULL, 0, &id);
-        if (!rc && lnode_of(&l, 0, id, 1) == U_INVALID)
-            rc = -1;
+    l.head = malloc((in->n + 1) * sizeof *l.head);
+    uint32_t *renum = NULL;
+    int rc = l.ln && l.le && l.head ? 0 : -1;
+    for (uint32_t i = 0; !rc && i < in->n; i++) {
+        l.head[i] = U_INVALID;
+        rc = lnode_build(&l, i);
+        for (uint32_t e = in->node[i].out; e != CC_NONE && !rc; e = in->edge[e].next)
+            rc = lnode_build(&l, in->edge[e].to) || ledge_build(&l, i, e);
     }
-    for (uint32_t k = 0; !rc && k < out->n; k++) {
-        uint32_t i = out->node[k].r; /* its pass 1 node */
+    for (uint32_t i = (uint32_t)in->n; !rc && i-- > 0;) {
+        const lnode *x = &l.ln[i];
+        size_t level = sg_ms_size(p->c->sg, p->a->k[in->node[i].x]);
+        if ((rc = scratch_room(&l, i)))
+            break;
         if (p->a->final[in->node[i].x]) {
-            rc = lfinal(&l, k, i, l.lid[k]);
+            for (size_t t = 0; t < x->nsol; t++)
+                l.inb[x->sol[t]] = 1;
+            if (bnode_of(&l, i) == U_INVALID)
+                rc = -1;
             continue;
         }
-        size_t nmv = 0;
-        for (uint32_t e = in->node[i].out; e != CC_NONE && !rc; e = in->edge[e].next) {
-            if (U_GROW(mv, mvcap, nmv))
-                rc = -1;
-            else
-                mv[nmv++] = e;
-        }
-        while (nmv-- && !rc) {
-            uint32_t e = mv[nmv], j = in->edge[e].to;
-            rc = lnode_build(&l, j) || ledge_build(&l, i, e);
-            if (!rc)
-                rc = lclose(&l, j, u_intern_key(&l.ls, l.lid[k]), e, &id);
-            uint32_t to = rc ? U_INVALID : lnode_of(&l, j, id, out->node[k].count);
-            if (!rc && (to == U_INVALID || pass_edge(out, k, in->edge[e].ev, to)))
-                rc = -1;
+        for (uint32_t ed = in->node[i].out; ed != CC_NONE && !rc; ed = in->edge[ed].next) {
+            const ledge *y = &l.le[ed];
+            for (uint32_t w = l.head[in->edge[ed].to]; w != U_INVALID && !rc; w = l.chain[w]) {
+                if (!cc_tick(p->c, level)) {
+                    rc = 1;
+                    break;
+                }
+                size_t nb = u_intern_len(&l.bs, l.bid[w]) / sizeof(uint32_t);
+                const uint32_t *bw = u_intern_key(&l.bs, l.bid[w]);
+                for (size_t m = 0; m < y->n; m++) { /* seeds: moves into w's B */
+                    size_t at = u_lower32(bw, nb, y->mv[m].to);
+                    if (at < nb && bw[at] == y->mv[m].to)
+                        l.inb[y->mv[m].from] = 1;
+                }
+                uint32_t v = bnode_of(&l, i);
+                if (v == U_INVALID || U_GROW(l.e, l.ecap, l.ne))
+                    rc = -1;
+                else
+                    l.e[l.ne++] = (bedge){v, in->edge[ed].ev, w};
+            }
         }
     }
-    free(mv);
-    size_t b = u_intern_bytes(&l.ls) + u_map_bytes(&l.node_of) + out->cap * sizeof *out->node +
+    renum = rc ? NULL : malloc((l.tmp.n + 1) * sizeof *renum);
+    if (!rc && !renum)
+        rc = -1;
+    for (uint32_t i = 0; !rc && i < in->n; i++) /* forward, by pass 1 node */
+        for (uint32_t k = l.head[i]; k != U_INVALID && !rc; k = l.chain[k]) {
+            cc_pnode *nd = &l.tmp.node[k];
+            renum[k] = new_node(out, nd->x, nd->r);
+            if (renum[k] == U_INVALID)
+                rc = -1;
+            else {
+                cc_pnode *o = &out->node[renum[k]];
+                o->ambiguous = nd->ambiguous;
+                o->lab = nd->lab;
+                o->nlab = nd->nlab;
+                o->labcap = nd->labcap;
+                nd->lab = NULL;
+                if (i == 0)
+                    out->nstart++, o->count = 1;
+            }
+        }
+    for (size_t m = 0; !rc && m < l.ne; m++)
+        rc = pass_edge(out, renum[l.e[m].from], l.e[m].ev, renum[l.e[m].to]);
+    for (uint32_t k = 0; !rc && k < out->n; k++) /* path counts: predecessors first */
+        for (uint32_t e = out->node[k].out; e != CC_NONE; e = out->edge[e].next)
+            add_count(&out->node[out->edge[e].to], out->node[k].count);
+    free(renum);
+    size_t b = u_intern_bytes(&l.bs) + u_map_bytes(&l.node_of) + out->cap * sizeof *out->node +
                out->ecap * sizeof *out->edge;
     if (b > p->c->r->bytes)
         p->c->r->bytes = b;
@@ -1412,10 +1260,18 @@ static int verify(const pass *p, bool *ok)
     return 0;
 }
 
+/* Round 1 keeps |Q| <= ROUND1_BOUND.  With 1, a multiset whose minimal Q's are one
+ * event and a pair (bakery.4 has such) found only the event, and round 2, which drops
+ * nothing beyond the pair, kept the other processes' whole loop rounds as extras:
+ * 3 x 10^7 steps on one multiset, where with 2 both are candidates and round 2 costs
+ * about what round 1 does. */
+#define ROUND1_BOUND 2
+
 /* Pass 1 in rounds, because most of a full pass's configurations carry Q's far beyond
  * any minimal solution (bakery.4: other processes run whole rounds of their loops as
- * extras, |Q| up to 46, while its minimal Q's are single events):
- *   1. a pass that keeps only |Q| <= 1, cheap, whose minimal Q's are candidates;
+ * extras, |Q| up to 46, while its minimal Q's have one or two events):
+ *   1. a pass that keeps only |Q| <= ROUND1_BOUND, cheap, whose minimal Q's are
+ *      candidates;
  *   2. a pass that drops every Q strictly beyond a candidate and notes where, then
  *      verify(): if it holds, round 2 is pass 1;
  *   3. otherwise (or without candidates) the full pass, as before the rounds.
@@ -1429,7 +1285,7 @@ static int rounds(cc_ctx *c, const cc_oaut *a, size_t nevents, pass *rows, pass 
     cc_pass r1;
     pass p1;
     *exact = false;
-    int rc = run_pass(&p1, c, a, nevents, true, 1, NULL, 0, rows, &r1);
+    int rc = run_pass(&p1, c, a, nevents, true, ROUND1_BOUND, NULL, 0, rows, &r1);
     rows_move(rows, &p1);
     size_t ncand = rc ? 0 : r1.nminq;
     sg_ms *cand = ncand ? malloc(ncand * sizeof *cand) : NULL;
@@ -1456,13 +1312,10 @@ static int rounds(cc_ctx *c, const cc_oaut *a, size_t nevents, pass *rows, pass 
     return rc;
 }
 
-/* Pass 1 (in rounds) without labels finds which Q are minimal somewhere (R then
- * mostly equals over the prefixes of an automaton state); pass 2 carries labels only
- * on configurations whose Q lies inside one of those, over pass 1's R's (above).
- * Labels name the occurrences around a gap, so they differ from prefix to prefix:
- * carried on every configuration they split nodes without end (bakery.3: 8 x 10^5
- * nodes instead of 1,737 for 1,557 automaton states), carried on the ones that can
- * still matter they rarely do. */
+/* Pass 1 (in rounds) finds which Q are minimal somewhere (R then mostly equals over
+ * the prefixes of an automaton state); pass 2 finds where their extras sit, backward
+ * over pass 1's nodes (above).  Without extras, or when no Q is ever minimal, pass 1
+ * is the result: its nodes carry no labels. */
 int cc_ac22_pass(cc_ctx *c, const cc_oaut *a, size_t nevents, bool extras, cc_pass *out)
 {
     cc_pass first;

@@ -3,27 +3,31 @@
  * OC1), for all orders of each multiset at once.
  *
  * For every multiset of a red trace (AC1, AC2(1), AC3 hold: cc_explore.c) the orders
- * automaton is built (cc_orders.c) and the AC2(2) pass runs over it (cc_ac22.c).  A
- * final node F of the pass stands for a set of orders whose prohibited gaps are the
- * same gap indices.  Per event the gaps are merged into maximal runs of adjacent gaps
- * and named by the occurrences that bound them (the order's occurrence before the
- * run's first gap and the one after its last), which makes them independent of where
- * those occurrences sit in a particular order.  The names depend on the order only at
- * those few boundary positions, so F's orders are split by a second pass over the
- * nodes that lead to F, which records the occurrences read at the boundary positions
- * (a refined node: pass node + the occurrences recorded so far).  Each refined final
- * node has one set of intervals; orders with the same multiset and the same intervals
- * are one cause.  Of a refined final node, over the refined nodes that lead to it:
- *   - the number of orders: its path count;
+ * automaton is built (cc_orders.c) and the AC2(2) pass runs over it (cc_ac22.c).
+ * Every order is one path of the pass, and each node of the pass carries the
+ * prohibited gaps of its gap (labels).  Per event an order's labelled gaps are
+ * merged into maximal runs of adjacent gaps and named by the occurrences that bound
+ * them (the order's occurrence before the run's first gap and the one after its
+ * last), which makes them independent of where those occurrences sit in a
+ * particular order.  A refined pass follows the pass's paths forward and keeps, per
+ * path, its runs so far (a refined node: pass node + the intervals so far, the open
+ * ones named by their first bound only); a path's intervals are its cause's, so a
+ * pass node has at most as many refined nodes as causes its orders end in.  Each
+ * refined final node has one set of intervals; orders with the same multiset and
+ * the same intervals are one cause.  Of a cause, over the refined nodes that lead to
+ * its refined final nodes:
+ *   - the number of orders: the path counts of those final nodes, summed (an order
+ *     is exactly one path);
  *   - OC1: occurrence x precedes y on every order unless some node on the way has y
  *     and not yet x among its prefix's occurrences (a reachability question, answered
  *     from the nodes' multisets without following any order);
  *   - the witness: the order first by event names, by a greedy walk (all orders are
  *     equally long, so the smallest prefix at each step leads to the smallest order);
- *   - ambiguity (F has a good run with the order's very trace): the orders are listed,
- *     first by names, up to AMBIGUOUS_LISTED per cause.
- * A cause gathers these over its refined final nodes (counts summed, violations of an
- * order united, the smallest witness).
+ *     the pass is not deterministic, so the walk follows the set of nodes a prefix
+ *     reaches;
+ *   - ambiguity (a final node has a good run with the order's very trace): the
+ *     orders through such final nodes are listed, first by names, up to
+ *     AMBIGUOUS_LISTED per cause.
  */
 #include "cc_internal.h"
 
@@ -67,12 +71,8 @@ typedef struct {
     size_t nevents, n; /* n = |m| */
     const cc_oaut *a;
     const cc_pass *p;
-    uint32_t *off;                  /* per event type: its first occurrence id */
-    uint32_t *from, *rhead, *rnext; /* the pass's edges reversed */
-    uint8_t *mark;                  /* per pass node: leads to the final node at hand */
-    uint32_t *marked;               /* the nodes marked, nmarked of them */
-    size_t nmarked;
-    uint32_t *work; /* a stack over pass or refined nodes */
+    uint32_t *off;  /* per event type: its first occurrence id */
+    uint32_t *work; /* a stack over refined nodes */
     size_t workcap;
     group *g;
     size_t ng, gcap;
@@ -81,7 +81,9 @@ typedef struct {
     int *best;               /* the OC1 table (violations) */
 } asm_t;
 
-/* ---- the refined pass for one final node ---- */
+/* ---- the refined pass: the pass's paths with their intervals so far ---- */
+
+#define OPEN (UINT32_MAX - 1) /* interval bound: the run of gaps goes on */
 
 typedef struct {
     uint32_t node, tuple;
@@ -95,13 +97,13 @@ typedef struct {
 
 typedef struct {
     rnode *v;
-    size_t n, cap;
+    size_t n, cap, nstart; /* nodes 0 .. nstart - 1: over the pass's start nodes */
     redge *e;
     size_t ne, ecap;
     uint32_t *rhead, *rnext, *rfrom; /* edges reversed */
-    uint8_t *mark;                   /* leads to the refined final node at hand */
+    uint8_t *mark;                   /* leads to the refined final nodes at hand */
     u_map index;                     /* (node << 32 | tuple) -> refined node */
-    u_intern tuples;                 /* occurrences recorded at the boundary positions */
+    u_intern tuples;                 /* the intervals so far: ivl arrays, sorted */
 } refined;
 
 static void refined_free(refined *r)
@@ -133,49 +135,6 @@ static uint32_t level_of(const asm_t *s, uint32_t node)
     return (uint32_t)sg_ms_size(s->c->sg, s->a->k[s->p->node[node].x]);
 }
 
-static int reverse_edges(asm_t *s)
-{
-    const cc_pass *p = s->p;
-    s->from = malloc((p->ne + 1) * sizeof *s->from);
-    s->rnext = malloc((p->ne + 1) * sizeof *s->rnext);
-    s->rhead = malloc((p->n + 1) * sizeof *s->rhead);
-    s->mark = calloc(p->n + 1, 1);
-    s->marked = malloc((p->n + 1) * sizeof *s->marked);
-    if (!s->from || !s->rnext || !s->rhead || !s->mark || !s->marked || work_room(s, p->n + 1))
-        return -1;
-    for (size_t i = 0; i < p->n; i++)
-        s->rhead[i] = CC_NONE;
-    for (uint32_t i = 0; i < p->n; i++)
-        for (uint32_t e = p->node[i].out; e != CC_NONE; e = p->edge[e].next) {
-            s->from[e] = i;
-            s->rnext[e] = s->rhead[p->edge[e].to];
-            s->rhead[p->edge[e].to] = e;
-        }
-    return 0;
-}
-
-/* s->mark = the pass nodes that lead to one of the final nodes fs[0..nf), which are
- * marked 2. */
-static void mark_pass(asm_t *s, const uint32_t *fs, size_t nf)
-{
-    size_t k = 0;
-    for (size_t i = 0; i < s->nmarked; i++) /* the last call's marks (no memset of all) */
-        s->mark[s->marked[i]] = 0;
-    s->nmarked = 0;
-    for (size_t i = 0; i < nf; i++) {
-        s->mark[fs[i]] = 2;
-        s->work[k++] = s->marked[s->nmarked++] = fs[i];
-    }
-    while (k) {
-        uint32_t t = s->work[--k];
-        for (uint32_t e = s->rhead[t]; e != CC_NONE; e = s->rnext[e])
-            if (!s->mark[s->from[e]]) {
-                s->mark[s->from[e]] = 1;
-                s->work[k++] = s->marked[s->nmarked++] = s->from[e];
-            }
-    }
-}
-
 static uint32_t rnode_of(refined *r, uint32_t node, uint32_t tuple)
 {
     uint64_t key = (uint64_t)node << 32 | tuple;
@@ -198,75 +157,98 @@ static int redge_add(refined *r, uint32_t from, uint32_t ev, uint32_t to)
     return 0;
 }
 
-/* The boundary positions of final node f's runs (sorted, distinct): an order's
- * occurrences there name its intervals.  Returns how many. */
-static size_t boundaries(const asm_t *s, const cc_pnode *f, uint32_t *pos)
+/* Whether pass node v has a label of event e (its labels are all at its gap, so
+ * ascending by event). */
+static bool has_label(const cc_pnode *v, uint32_t e)
 {
-    size_t k = 0;
-    for (size_t i = 0; i < f->nlab;) {
-        uint32_t e = cc_label_event(f->lab[i]), g1 = cc_label_gap(f->lab[i]), g2 = g1;
-        for (i++;
-             i < f->nlab && cc_label_event(f->lab[i]) == e && cc_label_gap(f->lab[i]) == g2 + 1;
-             i++)
-            g2++;
-        if (g1 > 0)
-            pos[k++] = g1 - 1;
-        if (g2 < s->n)
-            pos[k++] = g2;
+    size_t lo = 0, hi = v->nlab;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (cc_label_event(v->lab[mid]) < e)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
-    for (size_t i = 1; i < k; i++) /* insertion sort: few positions */
-        for (size_t j = i; j > 0 && pos[j - 1] > pos[j]; j--) {
-            uint32_t t = pos[j];
-            pos[j] = pos[j - 1];
-            pos[j - 1] = t;
-        }
-    size_t w = 0;
-    for (size_t i = 0; i < k; i++)
-        if (!w || pos[w - 1] != pos[i])
-            pos[w++] = pos[i];
-    return w;
+    return lo < v->nlab && cc_label_event(v->lab[lo]) == e;
 }
 
-/* The refined nodes of the orders that reach the final pass nodes fs[0..nf) (equal
- * labels: one set of boundary positions): forward from the start over the pass nodes
- * that lead to them, recording the occurrence read at each of the npos boundary
- * positions.  The final nodes are one refined node per record, named fs[0]: their
- * orders' intervals depend on the labels and the record only. */
-static int refine(asm_t *s, const uint32_t *fs, size_t nf, const uint32_t *pos, size_t npos,
-                  refined *r)
+/* The intervals after moving from pass node v (intervals t[0..n)) to w by reading
+ * occurrence o: a run of v's gaps that w's gap does not continue ends before o, a
+ * label of w that v lacks starts a run after o.  Into out (room for n + w's labels),
+ * sorted; returns how many.  v NULL: the start, before any occurrence. */
+static size_t advance(const cc_pnode *v, const ivl *t, size_t n, const cc_pnode *w, uint32_t o,
+                      ivl *out)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        out[k] = t[i];
+        if (t[i].before == OPEN && !has_label(w, t[i].event))
+            out[k].before = o;
+        k++;
+    }
+    for (size_t i = 0; i < w->nlab; i++) {
+        uint32_t e = cc_label_event(w->lab[i]);
+        if (!v || !has_label(v, e))
+            out[k++] = (ivl){e, o, OPEN};
+    }
+    qsort(out, k, sizeof *out, ivl_cmp);
+    return k;
+}
+
+/* Every path of the pass, split by its intervals so far: forward from the start
+ * nodes, a refined node is (pass node, the intervals of the path's runs of labelled
+ * gaps, closed ones named by the occurrences around them, open ones by the one
+ * before).  Each order is one path of the pass, so one path here, and its intervals
+ * at its final node are the cause's.  Refined nodes over one pass node are at most
+ * the causes its orders end in: a path's closed intervals and the starts of its open
+ * ones all stay in its cause. */
+static int refine(asm_t *s, refined *r)
 {
     const cc_pass *p = s->p;
-    uint32_t *t = malloc((npos + 1) * sizeof *t);
+    size_t cap = 0;
+    ivl *t = NULL, *u = NULL;
     bool fresh;
-    uint32_t empty = u_intern_put(&r->tuples, NULL, 0, &fresh);
-    int rc = t && empty != U_INVALID ? 0 : -1;
-    mark_pass(s, fs, nf);
-    uint32_t start = rc || !s->mark[0] ? U_INVALID : rnode_of(r, 0, empty);
-    if (!rc && s->mark[0] && start == U_INVALID)
-        rc = -1;
-    if (start != U_INVALID)
-        r->v[start].count = 1;
+    int rc = 0;
+    for (uint32_t v = 0; !rc && v < p->nstart && v < p->n; v++) {
+        const cc_pnode *nd = &p->node[v];
+        ivl *w = malloc((nd->nlab + 1) * sizeof *w);
+        size_t k = w ? advance(NULL, NULL, 0, nd, NOOCC, w) : 0;
+        uint32_t tuple = w ? u_intern_put(&r->tuples, w, k * sizeof *w, &fresh) : U_INVALID;
+        uint32_t j = tuple == U_INVALID ? U_INVALID : rnode_of(r, v, tuple);
+        free(w);
+        if (j == U_INVALID)
+            rc = -1;
+        else
+            r->v[j].count += 1;
+    }
+    r->nstart = r->n;
     for (uint32_t i = 0; !rc && i < r->n; i++) { /* creation order is by level */
-        uint32_t v = r->v[i].node, lvl = level_of(s, v);
-        if (!cc_tick(s->c, lvl)) {
-            free(t);
-            return 1;
+        uint32_t v = r->v[i].node;
+        if (!cc_tick(s->c, level_of(s, v))) {
+            rc = 1;
+            break;
         }
         size_t len = u_intern_len(&r->tuples, r->v[i].tuple) / sizeof *t;
-        memcpy(t, u_intern_key(&r->tuples, r->v[i].tuple), len * sizeof *t);
-        bool record = len < npos && pos[len] == lvl;
         for (uint32_t e = p->node[v].out; e != CC_NONE && !rc; e = p->edge[e].next) {
             uint32_t w = p->edge[e].to, ev = p->edge[e].ev;
-            if (!s->mark[w])
-                continue;
-            uint32_t tuple = r->v[i].tuple;
-            if (record) {
-                uint32_t k = s->a->k[p->node[w].x];
-                t[len] = s->off[ev - 1] + sg_ms_count(s->c->sg, k, ev - 1) - 1;
-                tuple = u_intern_put(&r->tuples, t, (len + 1) * sizeof *t, &fresh);
+            size_t need = len + p->node[w].nlab + 1;
+            if (need > cap) {
+                ivl *a = realloc(t, need * sizeof *a), *b = a ? realloc(u, need * sizeof *b) : NULL;
+                if (a)
+                    t = a;
+                if (b)
+                    u = b;
+                if (!a || !b) {
+                    rc = -1;
+                    break;
+                }
+                cap = need;
             }
-            uint32_t j =
-                tuple == U_INVALID ? U_INVALID : rnode_of(r, s->mark[w] == 2 ? fs[0] : w, tuple);
+            memcpy(t, u_intern_key(&r->tuples, r->v[i].tuple), len * sizeof *t);
+            uint32_t o = s->off[ev - 1] + sg_ms_count(s->c->sg, s->a->k[p->node[w].x], ev - 1) - 1;
+            size_t k = advance(&p->node[v], t, len, &p->node[w], o, u);
+            uint32_t tuple = u_intern_put(&r->tuples, u, k * sizeof *u, &fresh);
+            uint32_t j = tuple == U_INVALID ? U_INVALID : rnode_of(r, w, tuple);
             if (j == U_INVALID || redge_add(r, i, ev, j))
                 rc = -1;
             else {
@@ -277,6 +259,7 @@ static int refine(asm_t *s, const uint32_t *fs, size_t nf, const uint32_t *pos, 
         }
     }
     free(t);
+    free(u);
     if (rc)
         return rc;
     r->rhead = malloc((r->n + 1) * sizeof *r->rhead);
@@ -296,13 +279,15 @@ static int refine(asm_t *s, const uint32_t *fs, size_t nf, const uint32_t *pos, 
     return 0;
 }
 
-/* r->mark = the refined nodes that lead to refined node f. */
-static void mark_refined(asm_t *s, refined *r, uint32_t f)
+/* r->mark = the refined nodes that lead to one of fs[0..nf). */
+static void mark_refined(asm_t *s, refined *r, const uint32_t *fs, size_t nf)
 {
     size_t k = 0;
     memset(r->mark, 0, r->n);
-    r->mark[f] = 1;
-    s->work[k++] = f;
+    for (size_t i = 0; i < nf; i++) {
+        r->mark[fs[i]] = 1;
+        s->work[k++] = fs[i];
+    }
     while (k) {
         uint32_t t = s->work[--k];
         for (uint32_t e = r->rhead[t]; e != CC_NONE; e = r->rnext[e])
@@ -313,7 +298,7 @@ static void mark_refined(asm_t *s, refined *r, uint32_t f)
     }
 }
 
-/* ---- what a refined final node contributes to its cause ---- */
+/* ---- what a cause's refined final nodes contribute ---- */
 
 static int name_cmp(const cc_ctx *c, uint32_t a, uint32_t b)
 {
@@ -331,21 +316,75 @@ static int trace_cmp(const cc_ctx *c, const uint32_t *a, const uint32_t *b, size
     return 0;
 }
 
-/* The order first by names among the marked refined nodes' paths. */
-static void witness(const asm_t *s, const refined *r, uint32_t *w)
+/* The pass is not deterministic (a prefix may be on its way to several nodes over
+ * one pass 1 node, told apart by what follows), so the walks over orders below
+ * follow sets of marked refined nodes: the nodes one prefix reaches. */
+
+/* The marked targets of set[0..n)'s moves by event ev into out (distinct; seen is
+ * all 0 before and after); returns how many. */
+static size_t successors(const refined *r, const uint32_t *set, size_t n, uint32_t ev,
+                         uint32_t *out, uint8_t *seen)
 {
-    uint32_t i = 0;
-    for (size_t k = 0; k < s->n; k++) {
-        uint32_t best = CC_NONE, to = CC_NONE;
-        for (uint32_t e = r->v[i].out; e != CC_NONE; e = r->e[e].next)
-            if (r->mark[r->e[e].to] &&
-                (best == CC_NONE || name_cmp(s->c, r->e[e].ev - 1, best - 1) < 0)) {
-                best = r->e[e].ev;
-                to = r->e[e].to;
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        for (uint32_t e = r->v[set[i]].out; e != CC_NONE; e = r->e[e].next)
+            if (r->e[e].ev == ev && r->mark[r->e[e].to] && !seen[r->e[e].to]) {
+                seen[r->e[e].to] = 1;
+                out[k++] = r->e[e].to;
             }
-        w[k] = best - 1; /* marked nodes lead on to the final node: best exists */
-        i = to;
+    for (size_t i = 0; i < k; i++)
+        seen[out[i]] = 0;
+    return k;
+}
+
+/* The smallest event by names after `prev` (CC_NONE: any) on a marked move of
+ * set[0..n); CC_NONE when there is none. */
+static uint32_t next_event(const asm_t *s, const refined *r, const uint32_t *set, size_t n,
+                           uint32_t prev)
+{
+    uint32_t best = CC_NONE;
+    for (size_t i = 0; i < n; i++)
+        for (uint32_t e = r->v[set[i]].out; e != CC_NONE; e = r->e[e].next) {
+            uint32_t ev = r->e[e].ev;
+            if (!r->mark[r->e[e].to] || (prev != CC_NONE && name_cmp(s->c, ev - 1, prev - 1) <= 0))
+                continue;
+            if (best == CC_NONE || name_cmp(s->c, ev - 1, best - 1) < 0)
+                best = ev;
+        }
+    return best;
+}
+
+/* The marked start nodes into set; returns how many. */
+static size_t starts(const refined *r, uint32_t *set)
+{
+    size_t k = 0;
+    for (uint32_t i = 0; i < r->nstart; i++)
+        if (r->mark[i])
+            set[k++] = i;
+    return k;
+}
+
+/* The order first by names among the marked refined nodes' paths (all orders are
+ * equally long and every marked node leads on, so the smallest event at each step
+ * leads to the smallest order). */
+static int witness(const asm_t *s, const refined *r, uint32_t *w)
+{
+    uint32_t *a = malloc((r->n + 1) * sizeof *a), *b = malloc((r->n + 1) * sizeof *b);
+    uint8_t *seen = calloc(r->n + 1, 1);
+    int rc = a && b && seen ? 0 : -1;
+    size_t n = rc ? 0 : starts(r, a);
+    for (size_t k = 0; !rc && k < s->n; k++) {
+        uint32_t best = next_event(s, r, a, n, CC_NONE);
+        w[k] = best - 1; /* marked nodes lead on to a marked final node: best exists */
+        n = successors(r, a, n, best, b, seen);
+        uint32_t *t = a;
+        a = b;
+        b = t;
     }
+    free(a);
+    free(b);
+    free(seen);
+    return rc;
 }
 
 /* The automaton states of the marked refined nodes into g->xs: OC1 depends on the
@@ -415,10 +454,10 @@ static int trace_list_add(cc_trace **list, size_t *n, const uint32_t *ev, size_t
     return 0;
 }
 
-/* The first orders by names through the marked refined nodes, depth first, into
- * the group's list (at most *left more). */
-static int list_orders(asm_t *s, const refined *r, group *g, uint32_t *path, uint32_t at,
-                       size_t depth, size_t *left)
+/* The first orders by names through the marked refined nodes, depth first from the
+ * prefix's nodes set[0..n), into the group's list (at most *left more). */
+static int list_orders(asm_t *s, const refined *r, group *g, uint32_t *path, const uint32_t *set,
+                       size_t n, size_t depth, size_t *left, uint8_t *seen)
 {
     if (!*left)
         return 0;
@@ -426,25 +465,18 @@ static int list_orders(asm_t *s, const refined *r, group *g, uint32_t *path, uin
         (*left)--;
         return trace_list_add(&g->amb, &g->namb, path, depth);
     }
-    uint32_t prev = CC_NONE; /* events in name order: repeatedly the next smallest */
-    for (;;) {
-        uint32_t best = CC_NONE, to = CC_NONE;
-        for (uint32_t e = r->v[at].out; e != CC_NONE; e = r->e[e].next) {
-            uint32_t ev = r->e[e].ev;
-            if (!r->mark[r->e[e].to] || (prev != CC_NONE && name_cmp(s->c, ev - 1, prev - 1) <= 0))
-                continue;
-            if (best == CC_NONE || name_cmp(s->c, ev - 1, best - 1) < 0) {
-                best = ev;
-                to = r->e[e].to;
-            }
-        }
-        if (best == CC_NONE)
-            return 0;
-        path[depth] = best - 1;
-        if (list_orders(s, r, g, path, to, depth + 1, left))
-            return -1;
-        prev = best;
+    uint32_t *next = malloc((r->n + 1) * sizeof *next);
+    if (!next)
+        return -1;
+    int rc = 0;
+    for (uint32_t ev = next_event(s, r, set, n, CC_NONE); ev != CC_NONE && !rc && *left;
+         ev = next_event(s, r, set, n, ev)) { /* events in name order */
+        path[depth] = ev - 1;
+        size_t k = successors(r, set, n, ev, next, seen);
+        rc = list_orders(s, r, g, path, next, k, depth + 1, left, seen);
     }
+    free(next);
+    return rc;
 }
 
 static const cc_ctx *sort_ctx; /* qsort has no context argument in C11 */
@@ -492,144 +524,116 @@ static group *group_of(asm_t *s, ivl *iv, size_t niv)
     return g->viol && g->xs ? g : NULL;
 }
 
-/* The intervals of refined final node i: the runs of f's gaps, named by the
- * occurrences recorded at their boundary positions. */
-static ivl *intervals_of(const asm_t *s, const refined *r, uint32_t i, const cc_pnode *f,
-                         const uint32_t *pos, size_t npos, size_t *niv)
+/* The intervals of refined final node i: its runs, the open ones ending with the
+ * trace. */
+static ivl *intervals_of(const refined *r, uint32_t i, size_t *niv)
 {
-    const uint32_t *t = u_intern_key(&r->tuples, r->v[i].tuple);
-    ivl *v = malloc((f->nlab + 1) * sizeof *v);
-    size_t k = 0;
-    for (size_t a = 0; v && a < f->nlab;) {
-        uint32_t e = cc_label_event(f->lab[a]), g1 = cc_label_gap(f->lab[a]), g2 = g1;
-        for (a++;
-             a < f->nlab && cc_label_event(f->lab[a]) == e && cc_label_gap(f->lab[a]) == g2 + 1;
-             a++)
-            g2++;
-        uint32_t after = NOOCC, before = NOOCC;
-        for (size_t j = 0; j < npos; j++) {
-            if (g1 > 0 && pos[j] == g1 - 1)
-                after = t[j];
-            if (g2 < s->n && pos[j] == g2)
-                before = t[j];
-        }
-        v[k++] = (ivl){e, after, before};
-    }
-    if (v)
-        qsort(v, k, sizeof *v, ivl_cmp);
-    *niv = k;
+    size_t n = u_intern_len(&r->tuples, r->v[i].tuple) / sizeof(ivl);
+    ivl *v = malloc((n + 1) * sizeof *v);
+    if (!v)
+        return NULL;
+    if (n)
+        memcpy(v, u_intern_key(&r->tuples, r->v[i].tuple), n * sizeof *v);
+    for (size_t k = 0; k < n; k++)
+        if (v[k].before == OPEN)
+            v[k].before = NOOCC;
+    qsort(v, n, sizeof *v, ivl_cmp);
+    *niv = n;
     return v;
 }
 
-/* Final pass nodes fs[0..nf) with equal labels and ambiguity:
- * their orders, split by their intervals, into the groups. */
-static int place_final(asm_t *s, const uint32_t *fs, size_t nf)
+/* One group's refined final nodes fs[0..nf), of which those over an ambiguous final
+ * pass node are amb[0..na): count, states, witness, ambiguous orders. */
+static int place_group(asm_t *s, refined *r, group *g, const uint32_t *fs, size_t nf,
+                       const uint32_t *amb, size_t na)
 {
-    uint32_t f = fs[0];
-    const cc_pnode *fn = &s->p->node[f];
-    uint32_t *pos = malloc((2 * fn->nlab + 1) * sizeof *pos);
-    uint32_t *w = malloc((s->n + 1) * sizeof *w);
-    refined r = {0};
-    int rc = pos && w ? 0 : -1;
-    size_t npos = rc ? 0 : boundaries(s, fn, pos);
-    if (!rc)
-        rc = refine(s, fs, nf, pos, npos, &r);
-    for (uint32_t i = 0; !rc && i < r.n; i++) {
-        if (r.v[i].node != f)
-            continue;
-        size_t niv;
-        ivl *iv = intervals_of(s, &r, i, fn, pos, npos, &niv);
-        group *g = iv ? group_of(s, iv, niv) : NULL;
-        if (!g) {
-            rc = -1;
-            break;
-        }
-        mark_refined(s, &r, i);
-        g->count += r.v[i].count;
-        note_states(s, &r, g);
-        witness(s, &r, w);
-        if (!g->witness || trace_cmp(s->c, w, g->witness, s->n) < 0) {
-            if (!g->witness && !(g->witness = malloc((s->n + 1) * sizeof *w))) {
-                rc = -1;
-                break;
-            }
-            memcpy(g->witness, w, s->n * sizeof *w);
-        }
-        if (fn->ambiguous) {
-            size_t left = AMBIGUOUS_LISTED;
-            g->ambiguous = true;
-            g->nambiguous += r.v[i].count;
-            rc = list_orders(s, &r, g, w, 0, 0, &left);
-            if (!rc && g->namb > AMBIGUOUS_LISTED)
-                amb_trim(s, g);
-        }
+    uint32_t *w = malloc((s->n + 1) * sizeof *w), *set = malloc((r->n + 1) * sizeof *set);
+    uint8_t *seen = calloc(r->n + 1, 1);
+    int rc = w && set && seen ? 0 : -1;
+    if (!rc) {
+        mark_refined(s, r, fs, nf);
+        for (size_t i = 0; i < nf; i++)
+            g->count += r->v[fs[i]].count;
+        note_states(s, r, g);
+        rc = witness(s, r, w);
     }
-    refined_free(&r);
-    free(pos);
+    if (!rc) {
+        if (!(g->witness = malloc((s->n + 1) * sizeof *w)))
+            rc = -1;
+        else
+            memcpy(g->witness, w, s->n * sizeof *w);
+    }
+    if (!rc && na) {
+        size_t left = AMBIGUOUS_LISTED;
+        g->ambiguous = true;
+        for (size_t i = 0; i < na; i++)
+            g->nambiguous += r->v[amb[i]].count;
+        mark_refined(s, r, amb, na);
+        rc = list_orders(s, r, g, w, set, starts(r, set), 0, &left, seen);
+    }
     free(w);
+    free(set);
+    free(seen);
     return rc;
 }
 
-/* Every final pass node into the groups.  Final nodes with equal labels and
- * ambiguity are placed together, one refined pass for all (bakery.4: thousands of
- * final nodes share a handful of label sets, and a refined pass per final node
- * walked the pass graph each time). */
-static int place_finals(asm_t *s, bool *partial)
+/* Every order of the pass into the groups: the refined pass, then per group (the
+ * intervals of a refined final node) its refined final nodes at once. */
+static int place_all(asm_t *s, bool *partial)
 {
-    const cc_pass *p = s->p;
-    u_intern sets = {0};
-    uint32_t *gid = malloc((p->n + 1) * sizeof *gid), *start = NULL, *list = NULL;
-    uint64_t *key = NULL;
-    size_t keycap = 0, ngid = 0;
-    int rc = gid ? 0 : -1;
-    for (uint32_t i = 0; !rc && i < p->n; i++) {
-        gid[i] = U_INVALID;
-        const cc_pnode *f = &p->node[i];
-        if (!s->a->final[f->x])
-            continue;
-        size_t n = f->nlab + 1;
-        if (n > keycap) {
-            uint64_t *v = realloc(key, n * sizeof *v);
-            if (!v) {
-                rc = -1;
-                break;
-            }
-            key = v;
-            keycap = n;
-        }
-        key[0] = f->ambiguous;
-        if (f->nlab)
-            memcpy(key + 1, f->lab, f->nlab * sizeof *key);
-        bool fresh;
-        gid[i] = u_intern_put(&sets, key, n * sizeof *key, &fresh);
-        if (gid[i] == U_INVALID)
-            rc = -1;
-        else if (fresh)
-            ngid++;
+    refined r = {0};
+    int rc = work_room(s, 1) ? -1 : refine(s, &r);
+    uint32_t *gid = NULL, *start = NULL, *list = NULL, *amb = NULL;
+    size_t nfin = 0;
+    if (rc == 1) { /* the budget ran out: nothing is placed */
+        *partial = true;
+        refined_free(&r);
+        return 0;
     }
-    start = calloc(ngid + 2, sizeof *start); /* finals grouped by set, in node order */
-    list = malloc((p->n + 1) * sizeof *list);
-    if (!rc && (!start || !list))
+    if (!rc && !(gid = malloc((r.n + 1) * sizeof *gid)))
         rc = -1;
-    for (uint32_t i = 0; !rc && i < p->n; i++)
+    for (uint32_t i = 0; !rc && i < r.n; i++) {
+        gid[i] = U_INVALID;
+        if (!s->a->final[s->p->node[r.v[i].node].x])
+            continue;
+        size_t niv;
+        ivl *iv = intervals_of(&r, i, &niv);
+        group *g = iv ? group_of(s, iv, niv) : NULL;
+        if (!g)
+            rc = -1;
+        else
+            gid[i] = (uint32_t)(g - s->g), nfin++;
+    }
+    start = rc ? NULL : calloc(s->ng + 2, sizeof *start); /* finals by group */
+    list = rc ? NULL : malloc((nfin + 1) * sizeof *list);
+    amb = rc ? NULL : malloc((nfin + 1) * sizeof *amb);
+    if (!rc && (!start || !list || !amb))
+        rc = -1;
+    for (uint32_t i = 0; !rc && i < r.n; i++)
         if (gid[i] != U_INVALID)
             start[gid[i] + 2]++;
-    for (size_t g = 2; !rc && g < ngid + 2; g++)
+    for (size_t g = 2; !rc && g < s->ng + 2; g++)
         start[g] += start[g - 1];
-    for (uint32_t i = 0; !rc && i < p->n; i++)
+    for (uint32_t i = 0; !rc && i < r.n; i++)
         if (gid[i] != U_INVALID)
             list[start[gid[i] + 1]++] = i;
-    for (size_t g = 0; !rc && g < ngid; g++) { /* sets in order of their first node */
-        rc = place_final(s, list + start[g], start[g + 1] - start[g]);
-        *partial |= rc == 1;
-        if (rc == 1)
-            rc = 0;
+    for (size_t g = 0; !rc && g < s->ng; g++) {
+        const uint32_t *fs = list + start[g];
+        size_t nf = start[g + 1] - start[g], na = 0;
+        for (size_t i = 0; i < nf; i++)
+            if (s->p->node[r.v[fs[i]].node].ambiguous)
+                amb[na++] = fs[i];
+        rc = place_group(s, &r, &s->g[g], fs, nf, amb, na);
     }
+    if (!rc)
+        for (size_t g = 0; g < s->ng; g++)
+            if (s->g[g].namb > AMBIGUOUS_LISTED)
+                amb_trim(s, &s->g[g]);
+    refined_free(&r);
     free(gid);
     free(start);
     free(list);
-    free(key);
-    u_intern_free(&sets);
+    free(amb);
     return rc;
 }
 
@@ -772,11 +776,6 @@ static void asm_free(asm_t *s)
     free(s->types);
     free(s->tcnt);
     free(s->best);
-    free(s->from);
-    free(s->rnext);
-    free(s->rhead);
-    free(s->mark);
-    free(s->marked);
     free(s->work);
     *s = (asm_t){.c = s->c, .nevents = s->nevents, .n = s->n, .a = s->a, .p = s->p};
 }
@@ -786,10 +785,26 @@ static int place(asm_t *s, sg_ms m, bool *partial)
 {
     int rc = 0;
     if (s->p->n)
-        rc = layout(s, m) || reverse_edges(s);
+        rc = layout(s, m);
     if (!rc && s->p->n)
-        rc = place_finals(s, partial);
+        rc = place_all(s, partial);
     return rc;
+}
+
+static const cc_ctx *group_ctx; /* qsort has no context argument in C11 */
+static size_t group_len;
+
+/* A multiset's groups by their witnesses' names (distinct: a group's witness is
+ * one of its own orders), those without a witness last.  The groups are made in
+ * the order the refined pass meets them, which depends on the pass's numbering;
+ * the causes are sorted in the end anyway, but the list of ambiguous orders
+ * follows the groups. */
+static int group_cmp(const void *x, const void *y)
+{
+    const group *a = x, *b = y;
+    if (!a->witness || !b->witness)
+        return !a->witness - !b->witness;
+    return trace_cmp(group_ctx, a->witness, b->witness, group_len);
 }
 
 /* The causes of one minimal bad multiset m; `left` multisets (m included) are
@@ -822,6 +837,12 @@ static int causes_of(cc_ctx *c, sg_ms m, size_t nevents, size_t *cap, size_t lef
             rc = place(&s, m, &partial);
     }
     c->soft = 0;
+    if (s.ng > 1) { /* the ambiguous orders are listed in this order */
+        group_ctx = c;
+        group_len = s.n;
+        qsort(s.g, s.ng, sizeof *s.g, group_cmp);
+        group_ctx = NULL;
+    }
     for (size_t i = 0; i < s.ng && !rc; i++) {
         if (!s.g[i].witness || (rc = add_cause(c->r, cap)))
             continue;

@@ -138,11 +138,13 @@ typedef struct {
 int cc_oaut_build(cc_ctx *c, sg_ms m, cc_oaut *a);
 void cc_oaut_free(cc_oaut *a);
 
-/* The AC2(2) pass over the orders automaton (cc_ac22.c): a node is (automaton state,
- * the configurations its prefixes reach); count is how many prefixes (orders, at a
- * final node) it stands for; a final node carries the prohibited gaps of its orders
- * as labels (CC_LABEL_BIT | event << 32 | gap index, sorted) and whether a good run
- * has their very trace. */
+/* The AC2(2) pass over the orders automaton (cc_ac22.c): every order of m is one path
+ * from a start node (0 .. nstart - 1) to a final node; count is how many paths from
+ * the start nodes reach a node; a node carries the prohibited gaps at its own gap as
+ * labels (CC_LABEL_BIT | event << 32 | gap index, sorted), of the orders whose path
+ * passes it, and a final node whether a good run has their very trace.  Without
+ * extras (or without a minimal Q) the pass is deterministic, one start node, no
+ * labels. */
 #define CC_LABEL_BIT ((uint64_t)1 << 63)
 static inline uint32_t cc_label_event(uint64_t l)
 {
@@ -168,6 +170,7 @@ typedef struct {
 typedef struct {
     cc_pnode *node; /* in order of their automaton state: predecessors first */
     size_t n, cap;
+    size_t nstart; /* orders start at nodes 0 .. nstart - 1 (pass 2 has several) */
     cc_pedge *edge;
     size_t ne, ecap;
     size_t nocc; /* |m| */
