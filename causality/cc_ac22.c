@@ -200,23 +200,13 @@ static int enqueue(pass *p, uint32_t i)
         return 0;
     size_t b = x->qsize;
     if (b >= p->nbuckets) {
-        size_t n = b + 8;
-        uint32_t **v = realloc(p->bucket, n * sizeof *v);
-        if (v)
-            p->bucket = v;
-        size_t *c1 = realloc(p->nb, n * sizeof *c1);
-        if (c1)
-            p->nb = c1;
-        size_t *c2 = realloc(p->bcap, n * sizeof *c2);
-        if (c2)
-            p->bcap = c2;
-        if (!v || !c1 || !c2)
+        size_t old = p->nbuckets;
+        if (U_GROW_ALL(p->nbuckets, b, 8, U_ARR(p->bucket), U_ARR(p->nb), U_ARR(p->bcap)))
             return -1;
-        for (size_t k = p->nbuckets; k < n; k++) {
+        for (size_t k = old; k < p->nbuckets; k++) {
             p->bucket[k] = NULL;
             p->nb[k] = p->bcap[k] = 0;
         }
-        p->nbuckets = n;
     }
     if (U_GROW(p->bucket[b], p->bcap[b], p->nb[b]))
         return -1;
@@ -1115,20 +1105,10 @@ static int scratch_room(lpass *l, uint32_t i)
     size_t need = x->nu + x->nfresh + x->ifirst[x->nu] + 1;
     if (need <= l->scratch)
         return 0;
-    uint8_t *b = realloc(l->inb, need);
-    if (b) {
-        memset(b + l->scratch, 0, need - l->scratch);
-        l->inb = b;
-    }
-    uint32_t *v = realloc(l->list, need * sizeof *v);
-    if (v)
-        l->list = v;
-    uint64_t *w = realloc(l->labs, need * sizeof *w);
-    if (w)
-        l->labs = w;
-    if (!b || !v || !w)
+    size_t old = l->scratch;
+    if (U_GROW_ALL(l->scratch, need - 1, 64, U_ARR(l->inb), U_ARR(l->list), U_ARR(l->labs)))
         return -1;
-    l->scratch = need;
+    memset(l->inb + old, 0, l->scratch - old); /* inb: membership flags, all clear */
     return 0;
 }
 

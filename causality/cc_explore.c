@@ -157,18 +157,8 @@ typedef struct {
 
 static int q_push(pairq *q, uint32_t s, uint32_t h)
 {
-    if (q->n == q->cap) {
-        size_t cap = q->cap ? 2 * q->cap : 1024;
-        uint32_t *a = realloc(q->s, cap * sizeof *a);
-        if (!a)
-            return -1;
-        q->s = a;
-        uint32_t *b = realloc(q->h, cap * sizeof *b);
-        if (!b)
-            return -1;
-        q->h = b;
-        q->cap = cap;
-    }
+    if (U_GROW_ALL(q->cap, q->n, 1024, U_ARR(q->s), U_ARR(q->h)))
+        return -1;
     q->s[q->n] = s;
     q->h[q->n++] = h;
     return 0;
@@ -217,18 +207,8 @@ static int dominated(cc_walk *w, uint32_t s, sg_ms m)
         if (!(off & CC_NOPRUNE_DOMINANCE) && sg_ms_subset(w->c->sg, w->hms[i], m))
             return 1;
     }
-    if (w->nh == w->hcap) {
-        size_t cap = w->hcap ? 2 * w->hcap : 1024;
-        uint32_t *a = realloc(w->hms, cap * sizeof *a);
-        if (!a)
-            return -1;
-        w->hms = a;
-        uint32_t *b = realloc(w->hnext, cap * sizeof *b);
-        if (!b)
-            return -1;
-        w->hnext = b;
-        w->hcap = cap;
-    }
+    if (U_GROW_ALL(w->hcap, w->nh, 1024, U_ARR(w->hms), U_ARR(w->hnext)))
+        return -1;
     w->hms[w->nh] = m;
     w->hnext[w->nh] = w->hist[s];
     w->hist[s] = (uint32_t)w->nh++;

@@ -38,9 +38,9 @@ typedef struct {
     uint8_t *keep;     /* per node: on some path to an end (trimmed D_m) */
     uint32_t *stamp;   /* per node: the generation of the set it was last added to */
     uint32_t gen;
-    size_t n, ncap, kcap;
+    size_t n, ncap;              /* ns, nk, nnext and out share ncap */
     uint32_t *eto, *eev, *enext; /* edges: target, event id, next out-edge */
-    size_t ne, ecap;
+    size_t ne, ecap;             /* eto, eev and enext share ecap */
 } dag;
 
 static void dag_free(dag *d)
@@ -69,10 +69,7 @@ static uint32_t node(dag *d, uint32_t s, sg_ms k)
     for (uint32_t i = d->head[s]; i != CC_NONE; i = d->nnext[i])
         if (d->nk[i] == k)
             return i;
-    size_t cap = d->ncap, cap2 = d->ncap;
-    if (U_GROW(d->ns, d->ncap, d->n) || u_grow((void **)&d->nk, &cap, d->n, 4, 16) ||
-        u_grow((void **)&d->nnext, &cap2, d->n, 4, 16) ||
-        u_grow((void **)&d->out, &d->kcap, d->n, 4, 16))
+    if (U_GROW_ALL(d->ncap, d->n, 16, U_ARR(d->ns), U_ARR(d->nk), U_ARR(d->nnext), U_ARR(d->out)))
         return U_INVALID;
     uint32_t i = (uint32_t)d->n++;
     d->ns[i] = s;
@@ -85,9 +82,7 @@ static uint32_t node(dag *d, uint32_t s, sg_ms k)
 
 static int add_edge(dag *d, uint32_t from, uint32_t to, uint32_t ev)
 {
-    size_t c1 = d->ecap, c2 = d->ecap;
-    if (U_GROW(d->eto, d->ecap, d->ne) || u_grow((void **)&d->eev, &c1, d->ne, 4, 16) ||
-        u_grow((void **)&d->enext, &c2, d->ne, 4, 16))
+    if (U_GROW_ALL(d->ecap, d->ne, 16, U_ARR(d->eto), U_ARR(d->eev), U_ARR(d->enext)))
         return -1;
     d->eto[d->ne] = to;
     d->eev[d->ne] = ev;
@@ -208,27 +203,6 @@ static int cmp_u32(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Room for one more automaton state (and the end marker of first[]). */
-static int grow_states(cc_oaut *a)
-{
-    if (a->nx + 1 < a->xcap)
-        return 0;
-    size_t cap = a->xcap ? 2 * a->xcap : 64;
-    sg_ms *k = realloc(a->k, cap * sizeof *k);
-    if (k)
-        a->k = k;
-    uint8_t *f = realloc(a->final, cap);
-    if (f)
-        a->final = f;
-    uint32_t *first = realloc(a->first, cap * sizeof *first);
-    if (first)
-        a->first = first;
-    if (!k || !f || !first)
-        return -1;
-    a->xcap = cap;
-    return 0;
-}
-
 /* The automaton state of a closed set (made if new): its id, U_INVALID on OOM. */
 static uint32_t intern_set(dag *d, u_intern *sets, nodeset *s, cc_oaut *a)
 {
@@ -237,7 +211,8 @@ static uint32_t intern_set(dag *d, u_intern *sets, nodeset *s, cc_oaut *a)
     uint32_t id = u_intern_put(sets, s->v, s->n * sizeof *s->v, &fresh);
     if (id == U_INVALID || !fresh)
         return id;
-    if (grow_states(a))
+    /* room for the state and for the end marker first[nx + 1] */
+    if (U_GROW_ALL(a->xcap, a->nx + 1, 64, U_ARR(a->k), U_ARR(a->final), U_ARR(a->first)))
         return U_INVALID;
     a->k[id] = d->nk[s->v[0]];
     a->final[id] = 0;
@@ -249,18 +224,8 @@ static uint32_t intern_set(dag *d, u_intern *sets, nodeset *s, cc_oaut *a)
 
 static int add_move(cc_oaut *a, uint32_t ev, uint32_t to)
 {
-    if (a->nm == a->mcap) {
-        size_t cap = a->mcap ? 2 * a->mcap : 64;
-        uint32_t *e = realloc(a->mev, cap * sizeof *e);
-        if (e)
-            a->mev = e;
-        uint32_t *t = realloc(a->mto, cap * sizeof *t);
-        if (t)
-            a->mto = t;
-        if (!e || !t)
-            return -1;
-        a->mcap = cap;
-    }
+    if (U_GROW_ALL(a->mcap, a->nm, 64, U_ARR(a->mev), U_ARR(a->mto)))
+        return -1;
     a->mev[a->nm] = ev;
     a->mto[a->nm++] = to;
     return 0;
@@ -311,7 +276,7 @@ static int determinise(dag *d, cc_oaut *a)
         }
     }
     if (!rc)
-        a->first[a->nx] = (uint32_t)a->nm; /* grow_states keeps room for it */
+        a->first[a->nx] = (uint32_t)a->nm; /* intern_set keeps room for it */
     free(cur.v);
     free(next.v);
     u_intern_free(&sets);

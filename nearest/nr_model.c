@@ -384,27 +384,13 @@ static void sort_cur(nr_model *m)
 
 static int grow_states(nr_model *m, uint32_t s)
 {
-    if (s < m->statecap)
-        return 0;
-    size_t cap = m->statecap ? m->statecap : 4096;
-    while (cap <= s)
-        cap *= 2;
-    uint32_t *l = realloc(m->lay_of, cap * sizeof *l);
-    if (l)
-        m->lay_of = l;
-    uint32_t *o = realloc(m->off, cap * sizeof *o);
-    if (o)
-        m->off = o;
-    uint8_t *e = realloc(m->vend, cap);
-    if (e)
-        m->vend = e;
-    if (!l || !o || !e)
+    size_t old = m->statecap;
+    if (U_GROW_ALL(m->statecap, s, 4096, U_ARR(m->lay_of), U_ARR(m->off), U_ARR(m->vend)))
         return -1;
-    for (size_t i = m->statecap; i < cap; i++) {
+    for (size_t i = old; i < m->statecap; i++) {
         m->lay_of[i] = NR_NONE;
         m->vend[i] = 0;
     }
-    m->statecap = cap;
     return 0;
 }
 

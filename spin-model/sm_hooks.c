@@ -356,33 +356,15 @@ static void edge(uint32_t from, uint32_t to, const sm_move *m)
 
 static bool grow_stack(size_t need)
 {
-    if (need < dfs.cap)
-        return true;
-    size_t cap = dfs.cap ? dfs.cap : 1024;
-    while (cap <= need)
-        cap *= 2;
-    uint32_t *s = realloc(dfs.state, cap * sizeof *s);
-    if (s)
-        dfs.state = s;
-    bool *r = realloc(dfs.rec, cap * sizeof *r);
-    if (r)
-        dfs.rec = r;
-    bool *k = realloc(dfs.keyless, cap * sizeof *k);
-    if (k)
-        dfs.keyless = k;
-    bool *f = realloc(dfs.folded, cap * sizeof *f);
-    if (f)
-        dfs.folded = f;
-    sm_sib *sb = realloc(dfs.sib, cap * SM_SIBS * sizeof *sb);
-    if (sb)
-        dfs.sib = sb;
-    uint8_t *ns = realloc(dfs.nsib, cap * sizeof *ns);
-    if (ns)
-        dfs.nsib = ns;
-    if (!s || !r || !k || !f || !sb || !ns)
-        return false;
-    dfs.cap = cap;
-    return true;
+    /* dfs.sib holds SM_SIBS entries per depth: an element of SM_SIBS of them */
+    return !u_grow_all(&dfs.cap, need, 1024,
+                       (const u_arr[]){U_ARR(dfs.state),
+                                       U_ARR(dfs.rec),
+                                       U_ARR(dfs.keyless),
+                                       U_ARR(dfs.folded),
+                                       U_ARR(dfs.nsib),
+                                       {(void **)&dfs.sib, SM_SIBS * sizeof *dfs.sib}},
+                       6);
 }
 
 /* Common part of entering a state (-> EXPANDING): returns whether its moves are to

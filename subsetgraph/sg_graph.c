@@ -52,30 +52,10 @@ struct sg_graph {
     size_t count[SG_NCOLOURS];
 };
 
-static int grow_nodes(sg_graph *g)
-{
-    size_t cap = g->cap ? 2 * g->cap : 1024;
-    uint32_t **u[] = {&g->parent, &g->event, &g->level, &g->ms, &g->occ};
-    for (size_t i = 0; i < sizeof u / sizeof u[0]; i++) {
-        uint32_t *p = realloc(*u[i], cap * sizeof *p);
-        if (!p)
-            return -1;
-        *u[i] = p;
-    }
-    uint8_t **b[] = {&g->flags, &g->colour};
-    for (size_t i = 0; i < 2; i++) {
-        uint8_t *p = realloc(*b[i], cap);
-        if (!p)
-            return -1;
-        *b[i] = p;
-    }
-    g->cap = cap;
-    return 0;
-}
-
 static sg_node new_node(sg_graph *g, uint32_t parent, uint32_t event, uint32_t ms, uint32_t occ)
 {
-    if (g->n == g->cap && grow_nodes(g))
+    if (U_GROW_ALL(g->cap, g->n, 1024, U_ARR(g->parent), U_ARR(g->event), U_ARR(g->level),
+                   U_ARR(g->ms), U_ARR(g->occ), U_ARR(g->flags), U_ARR(g->colour)))
         return SG_INVALID;
     sg_node n = (sg_node)g->n++;
     g->parent[n] = parent;

@@ -24,18 +24,8 @@ static sg_ms intern(sg_msstore *s, const uint32_t *p, uint32_t n, uint32_t size)
     sg_ms id = u_intern_put(&s->keys, p, 2 * (size_t)n * sizeof *p, &fresh);
     if (id == U_INVALID || !fresh)
         return id;
-    if (id >= s->size_cap) {
-        size_t cap = s->size_cap ? 2 * s->size_cap : 256;
-        uint32_t *v = realloc(s->size, cap * sizeof *v);
-        if (v)
-            s->size = v;
-        uint64_t *l = realloc(s->lane, cap * sizeof *l);
-        if (l)
-            s->lane = l;
-        if (!v || !l)
-            return SG_INVALID;
-        s->size_cap = cap;
-    }
+    if (U_GROW_ALL(s->size_cap, id, 256, U_ARR(s->size), U_ARR(s->lane)))
+        return SG_INVALID;
     s->size[id] = size;
     uint8_t lane[8] = {0};
     for (uint32_t i = 0; i < n; i++) {

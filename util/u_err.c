@@ -63,3 +63,23 @@ int u_grow(void **v, size_t *cap, size_t n, size_t elem, size_t first)
     *cap = c;
     return 0;
 }
+
+int u_grow_all(size_t *cap, size_t n, size_t first, const u_arr *arrs, size_t count)
+{
+    if (n < *cap)
+        return 0;
+    size_t c = *cap ? 2 * *cap : (first ? first : 16);
+    if (c < n + 1)
+        c = n + 1;
+    for (size_t k = 0; k < count; k++) {
+        size_t elem = arrs[k].elem ? arrs[k].elem : 1;
+        if (c > SIZE_MAX / elem)
+            return -1;
+        void *p = realloc(*arrs[k].v, c * elem);
+        if (!p)
+            return -1;
+        *arrs[k].v = p;
+    }
+    *cap = c;
+    return 0;
+}

@@ -15,24 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int grow_ids(u_intern *t)
-{
-    size_t cap = t->cap ? 2 * t->cap : 1024;
-    size_t *off = realloc(t->off, cap * sizeof *off);
-    if (off)
-        t->off = off;
-    uint32_t *len = realloc(t->len, cap * sizeof *len);
-    if (len)
-        t->len = len;
-    uint64_t *hash = realloc(t->hash, cap * sizeof *hash);
-    if (hash)
-        t->hash = hash;
-    if (!off || !len || !hash)
-        return -1;
-    t->cap = cap;
-    return 0;
-}
-
 /* Also allocates for the first key, even an empty one, so that a key's address is
  * never computed from a null arena. */
 static int reserve_bytes(u_intern *t, size_t len)
@@ -97,7 +79,8 @@ uint32_t u_intern_put(u_intern *t, const void *key, size_t len, bool *fresh)
     if (id != U_INVALID)
         return id;
     size_t padded = (len + 7) & ~(size_t)7;
-    if (t->n >= U_INVALID - 1 || len > UINT32_MAX || (t->n == t->cap && grow_ids(t)) ||
+    if (t->n >= U_INVALID - 1 || len > UINT32_MAX ||
+        U_GROW_ALL(t->cap, t->n, 1024, U_ARR(t->off), U_ARR(t->len), U_ARR(t->hash)) ||
         reserve_bytes(t, padded) || (2 * (t->n + 1) > t->nslots && grow_slots(t)))
         return U_INVALID;
     id = (uint32_t)t->n++;

@@ -49,6 +49,22 @@ int u_grow(void **v, size_t *cap, size_t n, size_t elem, size_t first);
 /* U_GROW(v, cap, n): u_grow for an array variable v of any element type. */
 #define U_GROW(v, cap, n) u_grow((void **)&(v), &(cap), (n), sizeof *(v), 16)
 
+/* Parallel arrays: several arrays indexed alike share one capacity (a node's fields,
+ * one array each).  u_grow_all gives every array of arrs room for index n as u_grow
+ * does for one: the shared capacity *cap doubles (starting at `first`, at least n + 1).
+ * Returns 0, or -1 when out of memory with *cap unchanged: an array already moved to
+ * a larger block keeps it, which is safe, since every array holds at least *cap.
+ * U_GROW_ALL(cap, n, first, U_ARR(a), U_ARR(b), ...) names the arrays in place. */
+typedef struct {
+    void **v;
+    size_t elem;
+} u_arr;
+int u_grow_all(size_t *cap, size_t n, size_t first, const u_arr *arrs, size_t count);
+#define U_ARR(x) ((u_arr){(void **)&(x), sizeof *(x)})
+#define U_GROW_ALL(cap, n, first, ...)                                                             \
+    u_grow_all(&(cap), (n), (first), (const u_arr[]){__VA_ARGS__},                                 \
+               sizeof((const u_arr[]){__VA_ARGS__}) / sizeof(u_arr))
+
 /* u_lower32(v, n, k), u_lower64(v, n, k): the first index i of the ascending array
  * v[0 .. n) with v[i] >= k (n if none), by binary search, for sorted sets kept as
  * arrays.  One body for both widths. */

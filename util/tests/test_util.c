@@ -51,6 +51,31 @@ START_TEST(lower_bound_against_scan)
 }
 END_TEST
 
+/* Parallel arrays of different element types grow together and keep their contents. */
+START_TEST(grow_all_parallel_arrays)
+{
+    uint8_t *a = NULL;
+    uint64_t *b = NULL;
+    size_t cap = 0;
+    for (size_t n = 0; n < 3000; n++) {
+        ck_assert_int_eq(U_GROW_ALL(cap, n, 4, U_ARR(a), U_ARR(b)), 0);
+        ck_assert_uint_gt(cap, n);
+        a[n] = (uint8_t)n;
+        b[n] = (uint64_t)n * 1000003u;
+    }
+    ck_assert_uint_eq(cap, 4096);
+    for (size_t n = 0; n < 3000; n++)
+        ck_assert(a[n] == (uint8_t)n && b[n] == (uint64_t)n * 1000003u);
+    size_t before = cap;
+    ck_assert_int_eq(U_GROW_ALL(cap, 9000, 4, U_ARR(a), U_ARR(b)), 0); /* a jump */
+    ck_assert_uint_eq(cap, 9001);
+    ck_assert_uint_gt(cap, before);
+    b[9000] = 1;
+    free(a);
+    free(b);
+}
+END_TEST
+
 START_TEST(intern_ids_dense_and_stable)
 {
     u_intern t = {0};
@@ -304,6 +329,7 @@ int main(void)
     tcase_add_test(tc, read_text_only);
     tcase_add_test(tc, errors_first_wins);
     tcase_add_test(tc, fingerprints_differ);
+    tcase_add_test(tc, grow_all_parallel_arrays);
     suite_add_tcase(s, tc);
     SRunner *r = srunner_create(s);
     srunner_run_all(r, CK_NORMAL);
