@@ -47,13 +47,19 @@ char *u_fmt(const char *fmt, ...)
     return s;
 }
 
+/* The capacity that replaces cap when index n does not fit: double, or `first` to
+ * start with, and at least n + 1.  One rule for u_grow and u_grow_all. */
+static size_t next_cap(size_t cap, size_t n, size_t first)
+{
+    size_t c = cap ? 2 * cap : (first ? first : 16);
+    return c < n + 1 ? n + 1 : c;
+}
+
 int u_grow(void **v, size_t *cap, size_t n, size_t elem, size_t first)
 {
     if (n < *cap && *v)
         return 0;
-    size_t c = *cap ? 2 * *cap : (first ? first : 16);
-    if (c < n + 1)
-        c = n + 1;
+    size_t c = next_cap(*cap, n, first);
     if (c > SIZE_MAX / (elem ? elem : 1))
         return -1;
     void *p = realloc(*v, c * elem);
@@ -68,9 +74,7 @@ int u_grow_all(size_t *cap, size_t n, size_t first, const u_arr *arrs, size_t co
 {
     if (n < *cap)
         return 0;
-    size_t c = *cap ? 2 * *cap : (first ? first : 16);
-    if (c < n + 1)
-        c = n + 1;
+    size_t c = next_cap(*cap, n, first);
     for (size_t k = 0; k < count; k++) {
         size_t elem = arrs[k].elem ? arrs[k].elem : 1;
         if (c > SIZE_MAX / elem)
