@@ -161,14 +161,8 @@ static int redge_add(refined *r, uint32_t from, uint32_t ev, uint32_t to)
  * ascending by event). */
 static bool has_label(const cc_pnode *v, uint32_t e)
 {
-    size_t lo = 0, hi = v->nlab;
-    while (lo < hi) {
-        size_t mid = (lo + hi) / 2;
-        if (cc_label_event(v->lab[mid]) < e)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
+    /* the smallest label word of event e (gap 0) is below every other label of e */
+    size_t lo = u_lower64(v->lab, v->nlab, CC_LABEL_BIT | (uint64_t)e << 32);
     return lo < v->nlab && cc_label_event(v->lab[lo]) == e;
 }
 
