@@ -31,10 +31,11 @@
  *   CLAIM TURN   first smh_claim_try        bfs.mid != CC_NOSTATE: the state after the
  *                  of a group               process move, at the never claim's turn;
  *                                           stores are targets of claim moves from it.
- *                                           Folding (bfs.folding): bfs.turn instead, no
- *                                           node; stores are collected in bfs.tgt and
- *                                           become the process move's targets at the
- *                                           group's end (bfs_fold_end)
+ *                                           Folding (rec.fold, after a process move):
+ *                                           bfs.turn instead, no node; stores are
+ *                                           collected in bfs.tgt and become the process
+ *                                           move's targets at the group's end
+ *                                           (bfs_fold_end)
  *   CLAIM TRYING smh_claim_try              bfs.claim.active: an error now makes the
  *                                           claim's move violate
  *   (GROUP ends) smh_bfs_group_end          back to EXPANDING
@@ -142,8 +143,8 @@ static struct {
     uint8_t *vec; /* the pre-claim state vector of the group */
     size_t vec_cap;
     int vec_len;
-    /* the fold (bfs_fold_end): the group's claim moves are kept here, not as a node */
-    bool folding;   /* this group folds: rec.fold, and a process move (not the start) */
+    /* the fold (bfs_fold_end): the group's claim moves are kept here, not as a node;
+     * a group folds when rec.fold and a process move leads to it (src, not the start) */
     bool turn;      /* folding, and the claim has tried a move */
     bool group_bad; /* folding: a claim move violated or ended the claim */
     uint32_t *tgt;  /* folding: the states the claim's moves led to, each once */
@@ -577,7 +578,7 @@ void smh_bfs_group_begin(const void *vec, int len)
     bfs.in_group = true;
     bfs.mid = CC_NOSTATE;
     bfs.claim_moved = bfs.claim_end = false;
-    bfs.folding = bfs.turn = bfs.group_bad = false;
+    bfs.turn = bfs.group_bad = false;
     bfs.ntgt = 0;
     if (!bfs.started) { /* the initial state: no process move leads here */
         bfs.src = CC_NOSTATE;
@@ -587,7 +588,6 @@ void smh_bfs_group_begin(const void *vec, int len)
     bfs.src = mv.last.src;
     bfs.move = mv.last;
     bfs.src_rec = mv.last.recording; /* false after a violating move, see smh_tried */
-    bfs.folding = rec.fold;
 }
 
 /* The claim's turn after the group's process move, interned on its first claim move
@@ -614,7 +614,7 @@ void smh_claim_try(int tid)
 {
     if (!live() || !bfs.in_group)
         return;
-    if (bfs.folding)
+    if (rec.fold && bfs.src != CC_NOSTATE)
         bfs.turn = true; /* CLAIM TURN without a node: bfs_fold_end */
     else
         enter_claim_turn();
