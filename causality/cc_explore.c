@@ -150,13 +150,73 @@ uint32_t *cc_heads(cc_ctx *c)
 
 /* ---- the level-by-level history exploration ---- */
 
+/* A level's queue of (state, trace node) pairs, each pair at most once.  Most states
+ * are reached with one history per level, from several predecessors, so the pairs
+ * of a state with a single entry are known from an array read; only states with
+ * two or more entries go through the hash map (on airbag NOISE=32 the map's probes
+ * were a tenth of the analysis).
+ * Invariant: per state s, q holds no pair at s (one[s] == CC_NONE), exactly the pair
+ * (s, one[s]) (many clear), or two or more pairs, all of them in `seen` (many set). */
 typedef struct {
     uint32_t *s, *h; /* pairs (state, trace node) */
     size_t n, cap;
+    uint32_t *one;  /* per state: the trace node of its first pair, CC_NONE */
+    bitstr_t *many; /* per state: two or more pairs */
+    u_map seen;     /* state << 32 | node of the states with `many` */
 } pairq;
 
-static int q_push(pairq *q, uint32_t s, uint32_t h)
+static int q_init(pairq *q, size_t nstates)
 {
+    q->one = malloc(nstates * sizeof *q->one);
+    q->many = bit_alloc((int)nstates);
+    if (!q->one || !q->many)
+        return -1;
+    memset(q->one, 0xff, nstates * sizeof *q->one); /* CC_NONE */
+    return 0;
+}
+
+/* Empties q for the next level but one: only the states it holds are reset. */
+static void q_reset(pairq *q)
+{
+    for (size_t i = 0; i < q->n; i++) {
+        q->one[q->s[i]] = CC_NONE;
+        bit_clear(q->many, (int)q->s[i]);
+    }
+    q->n = 0;
+    u_map_free(&q->seen);
+}
+
+static void q_free(pairq *q)
+{
+    free(q->s);
+    free(q->h);
+    free(q->one);
+    free(q->many);
+    u_map_free(&q->seen);
+}
+
+static size_t q_bytes(const pairq *q, size_t nstates)
+{
+    return q->cap * 8 + nstates * 4 + bitstr_size((int)nstates) + u_map_bytes(&q->seen);
+}
+
+/* Adds (s, h) to q unless it is there. */
+static int push(pairq *q, uint32_t s, uint32_t h)
+{
+    if (q->one[s] == h)
+        return 0;
+    if (q->one[s] != CC_NONE) {
+        uint64_t key = (uint64_t)s << 32 | h;
+        if (!bit_test(q->many, (int)s)) {
+            if (u_map_put(&q->seen, (uint64_t)s << 32 | q->one[s], 1))
+                return -1;
+            bit_set(q->many, (int)s);
+        } else if (u_map_get(&q->seen, key) != U_INVALID)
+            return 0;
+        if (u_map_put(&q->seen, key, 1))
+            return -1;
+    } else
+        q->one[s] = h;
     if (U_GROW_ALL(q->cap, q->n, 1024, U_ARR(q->s), U_ARR(q->h)))
         return -1;
     q->s[q->n] = s;
@@ -166,33 +226,12 @@ static int q_push(pairq *q, uint32_t s, uint32_t h)
 
 typedef struct {
     cc_ctx *c;
-    /* (state << 32 | node) explored or queued, for the current level and the next:
-     * a node's trace length is its level, so older levels are never asked again. */
-    u_map seen, seen_next;
-    /* per state: the trace node it was last queued with, CC_NONE.  A cache in front of
-     * the maps: most states are reached with one history, from several predecessors,
-     * and an array read is cheaper than a hash probe.  Sound across levels because a
-     * node's level is its trace length: a node of an older level is never queued again. */
-    uint32_t *last;
     uint32_t *hist; /* per state: first entry of its list of explored multisets */
     uint32_t *hms, *hnext;
     size_t nh, hcap;
-    pairq cur, next;
+    pairq cur, next; /* a node's trace length is its level: older levels are never
+                        asked again */
 } cc_walk;
-
-static int push(cc_walk *w, pairq *q, uint32_t s, uint32_t h)
-{
-    if (w->last[s] == h)
-        return 0;
-    uint64_t key = (uint64_t)s << 32 | h;
-    u_map *seen = q == &w->next ? &w->seen_next : &w->seen;
-    if (u_map_get(seen, key) != U_INVALID)
-        return 0;
-    if (u_map_put(seen, key, 1))
-        return -1;
-    w->last[s] = h;
-    return q_push(q, s, h);
-}
 
 /* True when a history with a strictly smaller multiset was explored at s;
  * otherwise records m at s. */
@@ -291,12 +330,12 @@ static int expand(cc_walk *w, uint32_t s, uint32_t h)
         uint32_t ev = g->ev[e] & CC_EV_MASK;
         uint32_t t = g->to[e] == CC_SINK ? c->sink : g->to[e];
         if (ev == CC_SILENT) {
-            if (push(w, &w->cur, t, h))
+            if (push(&w->cur, t, h))
                 return -1;
             continue;
         }
         uint32_t k = sg_child(c->sg, h, ev - 1);
-        if (k == SG_INVALID || push(w, &w->next, t, k))
+        if (k == SG_INVALID || push(&w->next, t, k))
             return -1;
     }
     return 0;
@@ -307,14 +346,13 @@ int cc_explore(cc_ctx *c)
     cc_walk w = {.c = c};
     cc_phase(c, "history search");
     int rc = 0;
-    w.hist = malloc((c->g->n + 1) * sizeof *w.hist);
-    w.last = malloc((c->g->n + 1) * sizeof *w.last);
-    if (!w.hist || !w.last || !cc_is_state(c->g->root))
-        rc = w.hist && w.last ? 0 : -1;
-    else {
-        for (size_t s = 0; s <= c->g->n; s++)
-            w.hist[s] = w.last[s] = CC_NONE;
-        rc = push(&w, &w.cur, c->g->root, 0);
+    size_t ns = c->g->n + 1;
+    w.hist = malloc(ns * sizeof *w.hist);
+    if (!w.hist || q_init(&w.cur, ns) || q_init(&w.next, ns))
+        rc = -1;
+    else if (cc_is_state(c->g->root)) {
+        memset(w.hist, 0xff, ns * sizeof *w.hist); /* CC_NONE */
+        rc = push(&w.cur, c->g->root, 0);
     }
     for (size_t level = 0; !rc && w.cur.n; level++) {
         for (size_t i = 0; i < w.cur.n && !rc; i++) {
@@ -324,28 +362,19 @@ int cc_explore(cc_ctx *c)
         }
         if (c->r->truncated)
             break;
+        size_t b = q_bytes(&w.cur, ns) + q_bytes(&w.next, ns) + w.hcap * 8 + ns * 4;
+        if (b > c->r->bytes)
+            c->r->bytes = b;
         pairq t = w.cur;
         w.cur = w.next;
         w.next = t;
-        w.next.n = 0;
-        size_t b = u_map_bytes(&w.seen) + u_map_bytes(&w.seen_next) + (w.cur.cap + w.next.cap) * 8 +
-                   w.hcap * 8 + (c->g->n + 1) * 8;
-        if (b > c->r->bytes)
-            c->r->bytes = b;
-        u_map_free(&w.seen);
-        w.seen = w.seen_next;
-        w.seen_next = (u_map){0};
+        q_reset(&w.next);
     }
-    u_map_free(&w.seen);
-    u_map_free(&w.seen_next);
     free(w.hist);
-    free(w.last);
     free(w.hms);
     free(w.hnext);
-    free(w.cur.s);
-    free(w.cur.h);
-    free(w.next.s);
-    free(w.next.h);
+    q_free(&w.cur);
+    q_free(&w.next);
     return rc;
 }
 
