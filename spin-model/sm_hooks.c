@@ -357,6 +357,8 @@ static void edge(uint32_t from, uint32_t to, const sm_move *m)
 
 static bool grow_stack(size_t need)
 {
+    if (need < dfs.cap) /* every state pan enters asks (u_grow_all: cap > need) */
+        return true;
     /* dfs.sib holds SM_SIBS entries per depth: an element of SM_SIBS of them */
     return !u_grow_all(&dfs.cap, need, 1024,
                        (const u_arr[]){U_ARR(dfs.state),

@@ -46,8 +46,12 @@ char *u_fmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * doubles the capacity (starting at `first`) when full.  Returns 0, or -1 when out
  * of memory, leaving *v untouched and still owned by the caller. */
 int u_grow(void **v, size_t *cap, size_t n, size_t elem, size_t first);
+/* The macros test for room inline (they sit in per-node and per-edge loops, where
+ * the call and, for U_GROW_ALL, the array of u_arr built for it cost more than the
+ * test); n and cap are evaluated twice. */
 /* U_GROW(v, cap, n): u_grow for an array variable v of any element type. */
-#define U_GROW(v, cap, n) u_grow((void **)&(v), &(cap), (n), sizeof *(v), 16)
+#define U_GROW(v, cap, n)                                                                          \
+    ((n) < (cap) && (v) ? 0 : u_grow((void **)&(v), &(cap), (n), sizeof *(v), 16))
 
 /* Parallel arrays: several arrays indexed alike share one capacity (a node's fields,
  * one array each).  u_grow_all gives every array of arrs room for index n as u_grow
@@ -62,8 +66,9 @@ typedef struct {
 int u_grow_all(size_t *cap, size_t n, size_t first, const u_arr *arrs, size_t count);
 #define U_ARR(x) ((u_arr){(void **)&(x), sizeof *(x)})
 #define U_GROW_ALL(cap, n, first, ...)                                                             \
-    u_grow_all(&(cap), (n), (first), (const u_arr[]){__VA_ARGS__},                                 \
-               sizeof((const u_arr[]){__VA_ARGS__}) / sizeof(u_arr))
+    ((n) < (cap) ? 0                                                                               \
+                 : u_grow_all(&(cap), (n), (first), (const u_arr[]){__VA_ARGS__},                  \
+                              sizeof((const u_arr[]){__VA_ARGS__}) / sizeof(u_arr)))
 
 /* u_lower32(v, n, k), u_lower64(v, n, k): the first index i of the ascending array
  * v[0 .. n) with v[i] >= k (n if none), by binary search, for sorted sets kept as
