@@ -514,7 +514,9 @@ static int step(pass *p, uint32_t i, uint32_t ev, uint32_t X2, uint32_t *to)
  * hazard inevitable from nearly everywhere) they remove most of each closure; for a
  * long automaton over a small graph (bakery.3: 1,557 states) they cost more than
  * the closures they save.  So all rows are computed for automata of at most
- * ROW_PASSES states, otherwise only the final row. */
+ * ROW_PASSES states, otherwise only the final row.  The final row lets every move
+ * (at k = m every event is an extra), so it is the same for all multisets: it is
+ * computed once per analysis and kept in cc_ctx.final_row. */
 #define ROW_PASSES 64
 
 /* Backward over edges allowed at x (silent, extras) from the seeds in work[0..k). */
@@ -566,15 +568,22 @@ static int viability(pass *p)
         p->viable = p->final_row = NULL;
         return 0; /* only a pruning */
     }
-    for (uint32_t s = 0; s < g->n; s++)
-        if (cc_settled(c, s)) {
-            bit_set(p->final_row, (int)s);
-            work[k++] = s;
-        }
     uint32_t fx = 0;
     while (fx < a->nx && !a->final[fx])
         fx++;
-    close_row(p, fx < a->nx ? fx : 0, p->final_row, work, k);
+    bitstr_t **cached = &c->final_row[p->extras];
+    if (fx < a->nx && *cached) /* a final row does not depend on m (close_row) */
+        memcpy(p->final_row, *cached, p->row);
+    else {
+        for (uint32_t s = 0; s < g->n; s++)
+            if (cc_settled(c, s)) {
+                bit_set(p->final_row, (int)s);
+                work[k++] = s;
+            }
+        close_row(p, fx < a->nx ? fx : 0, p->final_row, work, k);
+        if (fx < a->nx && (*cached = malloc(p->row + 1)))
+            memcpy(*cached, p->final_row, p->row + 1);
+    }
     for (size_t x = a->nx; p->all_rows && x-- > 0;) {
         bitstr_t *row = p->viable + x * p->row;
         if (a->final[x]) {

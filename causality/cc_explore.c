@@ -459,6 +459,8 @@ cc_result *cc_analyse(cc_graph *g, size_t nevents, const cc_options *o)
     r->sf = c.sf; /* the trails' run search needs the same notion of bad and settled */
     cc_rev_free(&c.rev);
     free(c.heads);
+    free(c.final_row[0]);
+    free(c.final_row[1]);
     return r;
 }
 

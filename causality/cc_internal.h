@@ -91,6 +91,10 @@ typedef struct {
                           beyond it stop that pass only (soft_hit), not the phase */
     bool soft_hit;
     uint32_t *heads; /* cc_heads(): one word per state and the sink */
+    /* The AC2(2) pass's final viability row, with extras [1] and without [0]: the
+     * states that reach a settled one around bad states; the same for every
+     * multiset, so computed once (cc_ac22.c's viability) */
+    bitstr_t *final_row[2];
 } cc_ctx;
 
 /* A per-state word array (states 0 .. n-1 and the sink n), all CC_NONE between its
