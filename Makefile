@@ -28,7 +28,7 @@ MODULES := util eol subsetgraph causality report nearest spin-model explain temp
 PC_CFLAGS := -std=c11 -Wall -Wextra -Werror -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L \
              $(CFLAGS) $(SANFLAGS) $(foreach m,$(MODULES),-I$(ROOT)/$(m))
 PC_LDFLAGS := $(SANFLAGS)
-PC_LIBS := -lbsd -lxxhash -lm
+PC_LIBS := -lbsd -lxxhash -lm -lpthread
 
 LIB_SRCS := $(filter-out %_main.c,$(foreach m,$(MODULES),$(wildcard $(ROOT)/$(m)/*.c)))
 LIB_OBJS := $(patsubst $(ROOT)/%.c,$(BUILD)/obj/%.o,$(LIB_SRCS))

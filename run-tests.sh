@@ -73,6 +73,7 @@ suite "pan without -C is stock pan" bash spin-model/tests/stock.sh
 suite "limits: depth, memory, budget end with causes so far" bash spin-model/tests/limits.sh
 suite "state identity: pan's table, siblings, fingerprints agree" bash spin-model/tests/identity.sh
 suite "partial order reduction keeps the causes, non-occurrences included" bash spin-model/tests/por.sh
+suite "the analysis' second thread changes nothing (--one-thread = default)" bash spin-model/tests/threads.sh
 suite "fault trees, trails, HTML report" bash report/tests/e2e_report.sh
 suite "output paths: devices and links in place, checked before the search" \
     bash report/tests/e2e_outputs.sh

@@ -109,6 +109,8 @@ typedef struct {
     size_t search_budget;     /* max nodes of the history search; the later phases may take
                                  10 times as many steps (cc_phase); 0 = no limit */
     FILE *progress;           /* progress lines every 2^20 history nodes, or NULL */
+    bool one_thread;          /* build the orders automata on this thread too (cc_cause.c
+                                 builds them ahead on a second one) */
     const char *const *names; /* event names: each cause's witness is its red trace
                                  that is first by names, so DFS and BFS print alike */
 } cc_options;

@@ -33,6 +33,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
 
 #define AMBIGUOUS_LISTED 1000       /* ambiguous orders listed per cause (the count is exact) */
 #define NOOCC            UINT32_MAX /* interval bound: the start or the end of the trace */
@@ -801,14 +802,20 @@ static int group_cmp(const void *x, const void *y)
     return trace_cmp(group_ctx, a->witness, b->witness, group_len);
 }
 
-/* The causes of one minimal bad multiset m; `left` multisets (m included) are
- * still to do. */
-static int causes_of(cc_ctx *c, sg_ms m, size_t nevents, size_t *cap, size_t left)
+/* The causes of one minimal bad multiset m from its orders automaton a, which its
+ * build left with status rc (cc_oaut_make); `left` multisets (m included) are still
+ * to do. */
+static int causes_of(cc_ctx *c, sg_ms m, cc_oaut *oa, int rc, size_t nevents, size_t *cap,
+                     size_t left)
 {
-    cc_oaut a;
+    cc_oaut a = *oa;
     cc_pass p = {0};
     asm_t s = {.c = c, .nevents = nevents, .n = sg_ms_size(c->sg, m), .a = &a, .p = &p};
-    int rc = cc_oaut_build(c, m, &a);
+    memset(oa, 0, sizeof *oa); /* a is this function's to free */
+    if (rc == 1)
+        cc_truncate(c);
+    if (!rc)
+        rc = cc_oaut_resolve(c, &a);
     bool partial = rc == 1, cut = false;
     if (!rc)
         rc = pass_with_share(c, &a, nevents, left, &p, &cut);
@@ -849,6 +856,151 @@ static int causes_of(cc_ctx *c, sg_ms m, size_t nevents, size_t *cap, size_t lef
     cc_pass_free(&p);
     cc_oaut_free(&a);
     return rc;
+}
+
+/* ---- the orders automata, built one multiset ahead on a second thread ---- */
+
+/* While this thread runs a multiset's passes, a second one builds the next
+ * multiset's orders automaton (cc_orders.c): the builds are a third of the phase
+ * on airbag and need nothing a pass computes.  At most LOOKAHEAD automata wait
+ * beyond the one in use, so at most two are held and one D_m is being built.  The
+ * builder reads only what no pass writes (cc_obuild), has its own per-state heads,
+ * and counts its nodes against its own budget (the phase's), so the results do not
+ * depend on the threads' timing.  When no thread can be started, there is one
+ * multiset or the options say one_thread (`./pan -C --one-thread`), the builds
+ * run here, each when its turn comes, with the same results.
+ *
+ *   ahead_start --> builder: for i: wait until i <= taken + LOOKAHEAD, build a[i],
+ *                   done = i + 1, signal
+ *   ahead_take(i) --> taken = i, signal, wait until done > i: a[i] and its status
+ *   ahead_end --> stop, signal, join; the builder's figures into the result */
+#define LOOKAHEAD 1
+
+typedef struct {
+    cc_ctx *c;
+    const sg_ms *ms;
+    size_t k;
+    cc_obuild b;
+    uint32_t **ev, **cnt, *n; /* per multiset: its events (sg_ms_events), copied first */
+    cc_oaut *a;
+    int *rc;
+    size_t done, taken; /* a[0 .. done) are built; the passes work on a[taken] */
+    bool stop, threaded;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    pthread_t th;
+} ahead;
+
+static int build(ahead *h, size_t i)
+{
+    return cc_oaut_make(&h->b, h->ms[i], h->ev[i], h->cnt[i], h->n[i], &h->a[i]);
+}
+
+static void *builder(void *arg)
+{
+    ahead *h = arg;
+    for (size_t i = 0; i < h->k; i++) {
+        pthread_mutex_lock(&h->mu);
+        while (!h->stop && i > h->taken + LOOKAHEAD)
+            pthread_cond_wait(&h->cv, &h->mu);
+        bool stop = h->stop;
+        pthread_mutex_unlock(&h->mu);
+        if (stop)
+            break;
+        int rc = build(h, i);
+        pthread_mutex_lock(&h->mu);
+        h->rc[i] = rc;
+        h->done = i + 1;
+        pthread_cond_broadcast(&h->cv);
+        pthread_mutex_unlock(&h->mu);
+    }
+    return NULL;
+}
+
+static int ahead_start(ahead *h)
+{
+    cc_ctx *c = h->c;
+    size_t k = h->k ? h->k : 1;
+    h->b = (cc_obuild){.c = c, .budget = c->budget};
+    h->ev = calloc(k, sizeof *h->ev);
+    h->cnt = calloc(k, sizeof *h->cnt);
+    h->n = calloc(k, sizeof *h->n);
+    h->a = calloc(k, sizeof *h->a);
+    h->rc = calloc(k, sizeof *h->rc);
+    if (!h->ev || !h->cnt || !h->n || !h->a || !h->rc)
+        return -1;
+    for (size_t i = 0; i < h->k; i++) {
+        size_t size = sg_ms_size(c->sg, h->ms[i]);
+        h->ev[i] = malloc((size ? size : 1) * sizeof **h->ev);
+        h->cnt[i] = malloc((size ? size : 1) * sizeof **h->cnt);
+        if (!h->ev[i] || !h->cnt[i])
+            return -1;
+        h->n[i] = sg_ms_events(c->sg, h->ms[i], h->ev[i], h->cnt[i]);
+    }
+    if (h->k < 2 || c->o->one_thread)
+        return (h->b.heads = cc_heads(c)) ? 0 : -1;
+    size_t words = c->g->n + 1;
+    if (!(h->b.heads = malloc(words * sizeof *h->b.heads)))
+        return -1;
+    memset(h->b.heads, 0xff, words * sizeof *h->b.heads); /* CC_NONE */
+    if (pthread_mutex_init(&h->mu, NULL))
+        return 0;
+    if (pthread_cond_init(&h->cv, NULL)) {
+        pthread_mutex_destroy(&h->mu);
+        return 0;
+    }
+    h->threaded = !pthread_create(&h->th, NULL, builder, h);
+    if (!h->threaded) {
+        pthread_cond_destroy(&h->cv);
+        pthread_mutex_destroy(&h->mu);
+    }
+    return 0;
+}
+
+/* a[i], built: its status (cc_oaut_make). */
+static int ahead_take(ahead *h, size_t i)
+{
+    if (!h->threaded)
+        return build(h, i);
+    pthread_mutex_lock(&h->mu);
+    h->taken = i;
+    pthread_cond_broadcast(&h->cv);
+    while (h->done <= i)
+        pthread_cond_wait(&h->cv, &h->mu);
+    pthread_mutex_unlock(&h->mu);
+    return h->rc[i];
+}
+
+/* Stops and joins the builder, frees what is left (automata not taken), and adds
+ * the builder's figures to the result. */
+static void ahead_end(ahead *h)
+{
+    cc_ctx *c = h->c;
+    if (h->threaded) {
+        pthread_mutex_lock(&h->mu);
+        h->stop = true;
+        pthread_cond_broadcast(&h->cv);
+        pthread_mutex_unlock(&h->mu);
+        pthread_join(h->th, NULL);
+        pthread_cond_destroy(&h->cv);
+        pthread_mutex_destroy(&h->mu);
+    }
+    if (h->b.heads != c->heads)
+        free(h->b.heads);
+    for (size_t i = 0; h->a && i < h->k; i++)
+        cc_oaut_free(&h->a[i]);
+    for (size_t i = 0; i < h->k; i++) {
+        free(h->ev ? h->ev[i] : NULL);
+        free(h->cnt ? h->cnt[i] : NULL);
+    }
+    free(h->ev);
+    free(h->cnt);
+    free(h->n);
+    free(h->a);
+    free(h->rc);
+    c->r->explored += h->b.ticks;
+    if (h->b.bytes > c->r->bytes)
+        c->r->bytes = h->b.bytes;
 }
 
 static int list_uncaused(cc_ctx *c)
@@ -901,8 +1053,14 @@ int cc_assemble(cc_ctx *c, size_t nevents)
             ms[k++] = m;
     }
     cc_phase(c, "AC2(2) and causes");
-    for (size_t i = 0; i < k && !rc; i++)
-        rc = causes_of(c, ms[i], nevents, &cap, k - i);
+    ahead h = {.c = c, .ms = ms, .k = k};
+    if (!rc)
+        rc = ahead_start(&h);
+    for (size_t i = 0; i < k && !rc; i++) {
+        int built = ahead_take(&h, i);
+        rc = causes_of(c, ms[i], &h.a[i], built, nevents, &cap, k - i);
+    }
+    ahead_end(&h);
     free(ms);
     if (!rc && c->r->ncauses > 1) {
         sort_names = c->o->names;

@@ -286,6 +286,13 @@ void cc_phase(cc_ctx *c, const char *name)
                                                   : 10 * b;
 }
 
+void cc_truncate(cc_ctx *c)
+{
+    if (!c->r->truncated)
+        c->r->truncated_phase = c->phase;
+    c->r->truncated = true;
+}
+
 /* Every phase (the history exploration, the orders, the AC2(2) pass) may take its
  * budget of steps (cc_phase); the first to run out names itself in the result.
  * Long phases print a progress line every 2^20 nodes, like pan's own during its
@@ -298,9 +305,7 @@ bool cc_tick(cc_ctx *c, size_t level)
         return false;
     }
     if (++c->ticks > c->budget) {
-        if (!c->r->truncated)
-            c->r->truncated_phase = c->phase;
-        c->r->truncated = true;
+        cc_truncate(c);
         return false;
     }
     if (c->o->progress && !(c->ticks & ((1u << 20) - 1)))

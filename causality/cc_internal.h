@@ -109,6 +109,8 @@ uint32_t *cc_heads(cc_ctx *c);
  * returns false (result truncated, the phase named) when its budget is spent. */
 void cc_phase(cc_ctx *c, const char *name);
 bool cc_tick(cc_ctx *c, size_t level);
+/* The result is truncated, in the phase running now (the first such phase is named). */
+void cc_truncate(cc_ctx *c);
 
 static inline bool cc_bad(const cc_ctx *c, uint32_t s)
 {
@@ -128,18 +130,37 @@ int cc_explore(cc_ctx *c);
  * (cc_orders.c): each order is one path from state 0 to a final state.  States are
  * numbered by level (the length of their prefixes); state x's moves are the range
  * first[x] .. first[x + 1], events ascending. */
+struct cc_subs;
 typedef struct {
     sg_ms m;
     size_t nx, xcap;
-    sg_ms *k;            /* per state: the multiset of its prefixes */
+    sg_ms *k;            /* per state: the multiset of its prefixes (after cc_oaut_resolve;
+                            before it, m's own numbering of its sub-multisets, in subs) */
     uint8_t *final;      /* per state: an order of m ends here */
     uint32_t *first;     /* per state: its first move (nx + 1 entries) */
     uint32_t *mev, *mto; /* per move: event id (type + 1), target state */
     size_t nm, mcap;
+    struct cc_subs *subs; /* until cc_oaut_resolve: m's sub-multisets */
 } cc_oaut;
 
-/* 0, 1 when the analysis' budget ran out, -1 when out of memory. */
-int cc_oaut_build(cc_ctx *c, sg_ms m, cc_oaut *a);
+/* One builder of orders automata.  A build reads the sealed graph and the derived
+ * flags (c->g, c->sf, c->sink, c->o) and never the subset graph, whose store the
+ * passes grow, so a builder may run on a second thread beside them (cc_cause.c).
+ * It counts its own nodes against its own budget. */
+typedef struct {
+    const cc_ctx *c;
+    uint32_t *heads;      /* a per-state word array of its own (cc_heads' rule) */
+    size_t ticks, budget; /* nodes built, and the limit (SIZE_MAX: none) */
+    size_t bytes;         /* the largest build's memory */
+} cc_obuild;
+
+/* The automaton of the multiset with event types ev[0..n) (ascending) of counts
+ * cnt[0..n), m's id being m: 0, 1 when b's budget ran out, -1 when out of memory.
+ * Its k are m's own numbering until cc_oaut_resolve (on the subset graph's thread)
+ * turns them into the subset graph's multisets. */
+int cc_oaut_make(cc_obuild *b, sg_ms m, const uint32_t *ev, const uint32_t *cnt, uint32_t n,
+                 cc_oaut *a);
+int cc_oaut_resolve(cc_ctx *c, cc_oaut *a);
 void cc_oaut_free(cc_oaut *a);
 
 /* The AC2(2) pass over the orders automaton (cc_ac22.c): every order of m is one path

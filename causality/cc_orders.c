@@ -19,20 +19,120 @@
  *      the prefix's multiset.
  * The AC2(2) pass (cc_ac22.c) runs over this automaton, for all orders at once.
  *
+ * The sub-multisets k are numbered here (cc_subs: count vectors over m's own event
+ * types), not in the subset graph's store: the build then touches no shared
+ * structure the passes change, and cc_cause.c runs it on a second thread, one
+ * multiset ahead of the passes.  cc_oaut_resolve() gives the automaton's states
+ * their subset graph multisets afterwards, on the passes' thread.
+ *
  * Invariants: D_m's nodes are indexed in creation order (the forward queue); an edge
  * joins (s, k) to (t, k) (silent) or (t, k + e) with k + e inside m.  The automaton's
  * states are numbered by level (|k|), X0 = 0; every state lies on a path to a final.
  */
 #include "cc_internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* ---- m's sub-multisets ---- */
+
+/* Sub-multisets of m as count vectors over m's event types, numbered as they are
+ * met.  Invariants: id 0 is {}, `full` is m; size[id] is the vector's total;
+ * step memoises k + e per (k, index of e): an id, or OUTSIDE when k already holds
+ * all of m's occurrences of e. */
+#define OUTSIDE (U_INVALID - 1)
+struct cc_subs {
+    uint32_t *ev, *cnt; /* m's event types, ascending, and their counts */
+    uint32_t n;
+    u_intern vecs; /* count vectors (n words) -> id */
+    uint32_t *size, *tmp;
+    size_t nsize, scap;
+    u_map step;
+    uint32_t full;
+};
+
+static void subs_free(struct cc_subs *u)
+{
+    if (!u)
+        return;
+    free(u->ev);
+    free(u->cnt);
+    free(u->size);
+    free(u->tmp);
+    u_intern_free(&u->vecs);
+    u_map_free(&u->step);
+    free(u);
+}
+
+static uint32_t subs_intern(struct cc_subs *u, uint32_t size)
+{
+    bool fresh;
+    uint32_t id = u_intern_put(&u->vecs, u->tmp, u->n * sizeof *u->tmp, &fresh);
+    if (id == U_INVALID || !fresh)
+        return id;
+    if (U_GROW(u->size, u->scap, u->nsize))
+        return U_INVALID;
+    u->size[u->nsize++] = size;
+    return id;
+}
+
+static struct cc_subs *subs_new(const uint32_t *ev, const uint32_t *cnt, uint32_t n)
+{
+    struct cc_subs *u = calloc(1, sizeof *u);
+    size_t w = n ? n : 1, total = 0;
+    if (!u || !(u->ev = malloc(w * sizeof *u->ev)) || !(u->cnt = malloc(w * sizeof *u->cnt)) ||
+        !(u->tmp = calloc(w, sizeof *u->tmp))) {
+        subs_free(u);
+        return NULL;
+    }
+    u->n = n;
+    memcpy(u->ev, ev, n * sizeof *ev);
+    memcpy(u->cnt, cnt, n * sizeof *cnt);
+    for (uint32_t i = 0; i < n; i++)
+        total += cnt[i];
+    if (subs_intern(u, 0) != 0) { /* {} is id 0 */
+        subs_free(u);
+        return NULL;
+    }
+    memcpy(u->tmp, cnt, n * sizeof *cnt);
+    if ((u->full = subs_intern(u, (uint32_t)total)) == U_INVALID) {
+        subs_free(u);
+        return NULL;
+    }
+    return u;
+}
+
+/* k + one event of type e: an id, OUTSIDE (not inside m), U_INVALID (no memory). */
+static uint32_t subs_add(struct cc_subs *u, uint32_t k, uint32_t e)
+{
+    size_t i = u_lower32(u->ev, u->n, e);
+    if (i == u->n || u->ev[i] != e)
+        return OUTSIDE;
+    uint64_t key = (uint64_t)k << 32 | i;
+    uint32_t r = u_map_get(&u->step, key);
+    if (r != U_INVALID)
+        return r;
+    memcpy(u->tmp, u_intern_key(&u->vecs, k), u->n * sizeof *u->tmp);
+    if (u->tmp[i] == u->cnt[i])
+        r = OUTSIDE;
+    else {
+        u->tmp[i]++;
+        r = subs_intern(u, u->size[k] + 1);
+    }
+    if (r == U_INVALID || u_map_put(&u->step, key, r))
+        return U_INVALID;
+    return r;
+}
+
+/* ---- step 1 and 2: D_m ---- */
+
 typedef struct {
-    cc_ctx *c;
-    sg_ms m;
-    uint32_t *head;    /* cc_heads(): per state, its first node */
-    uint32_t *ns, *nk; /* per node: state, multiset */
+    cc_obuild *b;
+    const cc_ctx *c;
+    struct cc_subs *u;
+    uint32_t *head;    /* the builder's heads: per state, its first node */
+    uint32_t *ns, *nk; /* per node: state, sub-multiset (u's id) */
     uint32_t *nnext;   /* per node: the next node of the same state */
     uint32_t *out;     /* per node: first out-edge, CC_NONE */
     uint8_t *keep;     /* per node: on some path to an end (trimmed D_m) */
@@ -60,11 +160,26 @@ static void dag_free(dag *d)
 
 static bool is_end(const dag *d, uint32_t i)
 {
-    return cc_bad(d->c, d->ns[i]) && d->nk[i] == d->m;
+    return cc_bad(d->c, d->ns[i]) && d->nk[i] == d->u->full;
+}
+
+/* One node of the build (the builder's budget); prints progress as cc_tick does,
+ * without the subset graph's figures, which another thread may be changing. */
+static bool tick(dag *d, uint32_t k)
+{
+    cc_obuild *b = d->b;
+    if (++b->ticks > b->budget)
+        return false;
+    FILE *f = d->c->o ? d->c->o->progress : NULL;
+    if (f && !(b->ticks & ((1u << 20) - 1)))
+        fprintf(f,
+                "pancause: orders automata: nodes %zu, multiset of %u events, prefix length %u\n",
+                b->ticks, d->u->size[d->u->full], d->u->size[k]);
+    return true;
 }
 
 /* The node (s, k), made if new; U_INVALID when out of memory. */
-static uint32_t node(dag *d, uint32_t s, sg_ms k)
+static uint32_t node(dag *d, uint32_t s, uint32_t k)
 {
     for (uint32_t i = d->head[s]; i != CC_NONE; i = d->nnext[i])
         if (d->nk[i] == k)
@@ -95,24 +210,25 @@ static int add_edge(dag *d, uint32_t from, uint32_t to, uint32_t ev)
  * budget ran out. */
 static int forward(dag *d)
 {
-    cc_ctx *c = d->c;
+    const cc_ctx *c = d->c;
     const cc_graph *g = c->g;
-    if (!(d->head = cc_heads(c)) || node(d, g->root, 0) == U_INVALID)
+    d->head = d->b->heads;
+    if (node(d, g->root, 0) == U_INVALID)
         return -1;
     for (uint32_t i = 0; i < d->n; i++) {
         uint32_t s = d->ns[i];
-        sg_ms k = d->nk[i];
-        if (!cc_tick(c, sg_ms_size(c->sg, k)))
+        uint32_t k = d->nk[i];
+        if (!tick(d, k))
             return 1;
         if (cc_bad(c, s)) /* a run ends at its first violation */
             continue;
         for (uint32_t e = cc_first(g, s); e != CC_NONE; e = cc_next(g, e)) {
             uint32_t ev = g->ev[e] & CC_EV_MASK;
             uint32_t t = g->to[e] == CC_SINK ? c->sink : g->to[e];
-            sg_ms k2 = ev == CC_SILENT ? k : sg_ms_add(c->sg, k, ev - 1);
-            if (k2 == SG_INVALID)
+            uint32_t k2 = ev == CC_SILENT ? k : subs_add(d->u, k, ev - 1);
+            if (k2 == U_INVALID)
                 return -1;
-            if (ev != CC_SILENT && !sg_ms_subseteq(c->sg, k2, d->m))
+            if (k2 == OUTSIDE)
                 continue;
             uint32_t j = node(d, t, k2);
             if (j == U_INVALID || add_edge(d, i, j, ev))
@@ -245,7 +361,7 @@ static int determinise(dag *d, cc_oaut *a)
     if (!rc && intern_set(d, &sets, &cur, a) == U_INVALID)
         rc = -1;
     for (uint32_t x = 0; !rc && x < a->nx; x++) {
-        if (!cc_tick(d->c, sg_ms_size(d->c->sg, a->k[x]))) {
+        if (!tick(d, a->k[x])) {
             rc = 1;
             break;
         }
@@ -283,25 +399,46 @@ static int determinise(dag *d, cc_oaut *a)
     return rc;
 }
 
-int cc_oaut_build(cc_ctx *c, sg_ms m, cc_oaut *a)
+int cc_oaut_make(cc_obuild *b, sg_ms m, const uint32_t *ev, const uint32_t *cnt, uint32_t n,
+                 cc_oaut *a)
 {
     memset(a, 0, sizeof *a);
     a->m = m;
-    dag d = {.c = c, .m = m};
-    int rc = forward(&d);
+    dag d = {.b = b, .c = b->c, .u = subs_new(ev, cnt, n)};
+    int rc = d.u ? forward(&d) : -1;
     if (!rc)
         rc = trim(&d);
     if (!rc && d.keep[0])
         rc = determinise(&d, a);
-    size_t b = d.n * 17 + d.ne * 12 + a->nx * 12 + a->nm * 8;
-    if (b > c->r->bytes)
-        c->r->bytes = b;
+    size_t bytes = d.n * 17 + d.ne * 12 + a->nx * 12 + a->nm * 8;
+    if (bytes > b->bytes)
+        b->bytes = bytes;
     dag_free(&d);
+    a->subs = d.u;
     return rc;
+}
+
+int cc_oaut_resolve(cc_ctx *c, cc_oaut *a)
+{
+    struct cc_subs *u = a->subs;
+    for (size_t x = 0; u && x < a->nx; x++) {
+        const uint32_t *v = u_intern_key(&u->vecs, a->k[x]);
+        sg_ms k = 0;
+        for (uint32_t i = 0; i < u->n && k != SG_INVALID; i++)
+            for (uint32_t j = 0; j < v[i] && k != SG_INVALID; j++)
+                k = sg_ms_add(c->sg, k, u->ev[i]);
+        if (k == SG_INVALID)
+            return -1;
+        a->k[x] = k;
+    }
+    subs_free(u);
+    a->subs = NULL;
+    return 0;
 }
 
 void cc_oaut_free(cc_oaut *a)
 {
+    subs_free(a->subs);
     free(a->k);
     free(a->final);
     free(a->first);

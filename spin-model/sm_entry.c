@@ -20,7 +20,7 @@
 static const char *const HELP_HEAD =
     "usage: ./pan -C [pan options] [--json FILE] [--no-ac2] [--trails DIR]\n"
     "              [--fault-tree FILE] [--html FILE] [--probabilities FILE]\n"
-    "              [--budget N] [--exact-states] [--no-prune WHAT]\n"
+    "              [--budget N] [--exact-states] [--no-prune WHAT] [--one-thread]\n"
     "\n"
     "Causality checking: finds the causes of the hazard (the violation pan\n"
     "reports: a failing assert, a violated never claim / ltl formula, an invalid\n"
@@ -43,6 +43,9 @@ static const char *const HELP_TAIL =
     "  --no-prune WHAT  switch a pruning of the history search off, to check that\n"
     "                it keeps the causes: superset, dominance, merge, or all\n"
     "                (repeatable; unpruned searches may need a larger --budget)\n"
+    "  --one-thread  the analysis on one core: by default a second thread builds\n"
+    "                each cause's orders automaton while the first runs the\n"
+    "                AC2(2) pass of the one before (same results either way)\n"
     "  --help        this text\n"
     "\n"
     "pan options that still apply: -mN (depth limit), -wN (hash table), -E (invalid\n"
@@ -357,6 +360,8 @@ int sm_main(int argc, char **argv, int (*stock_main)(int, char **),
             i++;
         } else if (!strcmp(a, "--exact-states")) {
             cfg.exact = 1;
+        } else if (!strcmp(a, "--one-thread")) {
+            cfg.one_thread = 1;
         } else if (!strcmp(a, "--no-prune")) {
             rc = noprune_option(&cfg, i + 1 < argc ? argv[++i] : NULL);
         } else if (!strncmp(a, "--", 2)) {

@@ -996,6 +996,7 @@ void smh_exit(int *status)
                     .noprune = run.cfg.noprune,
                     .search_budget = budget(),
                     .progress = stdout,
+                    .one_thread = run.cfg.one_thread,
                     .names = (const char *const *)names};
     double searched = now_seconds() - run.cfg.start;
     cc_result *r = names ? cc_analyse(rec.g, run.nev, &o) : NULL;

@@ -71,6 +71,7 @@ typedef struct {
                          default, SMH_BUDGET_MIN or SMH_BUDGET_PER_STATE per state) */
     int exact;        /* --exact-states: full state keys instead of fingerprints */
     unsigned noprune; /* --no-prune WHAT: CC_NOPRUNE_* bits */
+    int one_thread;   /* --one-thread: the analysis on pan's thread only */
     double start;     /* monotonic seconds at start */
     int nearest_on;   /* --nearest TRAIL: the closest successful execution instead of
                          the causes (nearest/) */

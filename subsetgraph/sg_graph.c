@@ -259,6 +259,17 @@ uint32_t sg_ms_count(const sg_graph *g, sg_ms m, uint32_t event)
     return ms_count(&g->mss, m, event);
 }
 
+uint32_t sg_ms_events(const sg_graph *g, sg_ms m, uint32_t *ev, uint32_t *cnt)
+{
+    uint32_t n;
+    const uint32_t *p = sg_ms_pairs(&g->mss, m, &n);
+    for (uint32_t i = 0; i < n; i++) {
+        ev[i] = p[2 * i];
+        cnt[i] = p[2 * i + 1];
+    }
+    return n;
+}
+
 bool sg_ms_subseteq(const sg_graph *g, sg_ms a, sg_ms b)
 {
     return sg_ms_le(&g->mss, a, b);

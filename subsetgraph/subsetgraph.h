@@ -64,6 +64,9 @@ sg_ms sg_ms_add(sg_graph *g, sg_ms m, uint32_t event);
 
 /* How often event occurs in multiset m. */
 uint32_t sg_ms_count(const sg_graph *g, sg_ms m, uint32_t event);
+/* m's distinct events, ascending, into ev and their counts into cnt (room for
+ * sg_ms_size(g, m) each); returns how many. */
+uint32_t sg_ms_events(const sg_graph *g, sg_ms m, uint32_t *ev, uint32_t *cnt);
 
 /* Multiset relations: a ⊆ b, and a ⊂ b (strict). */
 bool sg_ms_subseteq(const sg_graph *g, sg_ms a, sg_ms b);

@@ -48,6 +48,13 @@ START_TEST(multisets_count_occurrences)
     ck_assert(sg_ms_subseteq(g, sg_multiset(g, x), sg_multiset(g, x)));
     ck_assert(!sg_ms_subseteq(g, sg_multiset(g, z), sg_multiset(g, x)));
     ck_assert_uint_eq(sg_ms_size(g, sg_multiset(g, y)), 3);
+    uint32_t ev[3], cnt[3]; /* {A, A, B}: its events ascending, with counts */
+    ck_assert_uint_eq(sg_ms_events(g, sg_multiset(g, y), ev, cnt), 2);
+    ck_assert_uint_eq(ev[0], A); /* A < B */
+    ck_assert_uint_eq(cnt[0], 2);
+    ck_assert_uint_eq(ev[1], B);
+    ck_assert_uint_eq(cnt[1], 1);
+    ck_assert_uint_eq(sg_ms_events(g, 0, ev, cnt), 0);
     sg_free(g);
 }
 END_TEST
