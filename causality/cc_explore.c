@@ -38,7 +38,15 @@ static bool first_into(const cc_graph *g, uint32_t s, uint32_t e)
     return true;
 }
 
-/* The reverse of every edge that does not end in CC_SINK, as CSR arrays (cc_rev). */
+/* A state with a silent move into CC_SINK (cc_derive's DOOM seeds), marked by
+ * rev_build's scan and cleared by cc_derive. */
+#define SILENT_SINK 8
+_Static_assert((SILENT_SINK & (CC_S_BAD | CC_S_EXPANDED | CC_S_DOOM)) == 0, "a free bit");
+
+/* The reverse of every edge that does not end in CC_SINK, as CSR arrays (cc_rev).
+ * Its counting scan over the edges also seeds c->sf (cc_derive): CC_S_BAD for a
+ * claim move into CC_SINK, SILENT_SINK for a silent one, so that no other scan
+ * reads all 10^7-10^8 edges for them. */
 static int rev_build(cc_ctx *c)
 {
     const cc_graph *g = c->g;
@@ -47,12 +55,18 @@ static int rev_build(cc_ctx *c)
     if (!rv->start)
         return -1;
     size_t m = 0;
-    for (size_t s = 0; s < g->n; s++)
+    for (size_t s = 0; s < g->n; s++) {
+        c->sf[s] = g->flags[s] & CC_S_BAD;
         for (uint32_t e = cc_first(g, s); e != CC_NONE; e = cc_next(g, e))
-            if (g->to[e] != CC_SINK && first_into(g, (uint32_t)s, e)) {
+            if (g->to[e] == CC_SINK)
+                c->sf[s] |= (g->ev[e] & CC_EV_CLAIM)               ? CC_S_BAD
+                            : (g->ev[e] & CC_EV_MASK) == CC_SILENT ? SILENT_SINK
+                                                                   : 0;
+            else if (first_into(g, (uint32_t)s, e)) {
                 rv->start[g->to[e] + 1]++;
                 m++;
             }
+    }
     for (size_t s = 0; s < g->n; s++)
         rv->start[s + 1] += rv->start[s];
     rv->src = malloc((m ? m : 1) * sizeof *rv->src);
@@ -117,23 +131,13 @@ int cc_derive(cc_ctx *c)
 {
     const cc_graph *g = c->g;
     c->sf = calloc(g->n + 1, 1);
-    if (!c->sf || rev_build(c))
+    if (!c->sf || rev_build(c)) /* seeds CC_S_BAD and SILENT_SINK */
         return -1;
-    for (size_t s = 0; s < g->n; s++) {
-        c->sf[s] = g->flags[s] & CC_S_BAD;
-        for (uint32_t e = cc_first(g, s); e != CC_NONE; e = cc_next(g, e))
-            if (g->to[e] == CC_SINK && (g->ev[e] & CC_EV_CLAIM))
-                c->sf[s] |= CC_S_BAD;
-    }
     if (close_backwards(c, c->sf, CC_S_BAD, CC_EV_CLAIM))
         return -1;
-    for (size_t s = 0; s < g->n; s++) {
-        if (c->sf[s] & CC_S_BAD)
-            c->sf[s] |= CC_S_DOOM;
-        for (uint32_t e = cc_first(g, s); e != CC_NONE; e = cc_next(g, e))
-            if (g->to[e] == CC_SINK && (g->ev[e] & CC_EV_MASK) == CC_SILENT)
-                c->sf[s] |= CC_S_DOOM;
-    }
+    for (size_t s = 0; s < g->n; s++)
+        if (c->sf[s] & (CC_S_BAD | SILENT_SINK))
+            c->sf[s] = (uint8_t)((c->sf[s] & ~SILENT_SINK) | CC_S_DOOM);
     c->sink = (uint32_t)g->n;
     return close_backwards(c, c->sf, CC_S_DOOM, 0);
 }
