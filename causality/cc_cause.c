@@ -937,6 +937,8 @@ static int ahead_start(ahead *h)
             return -1;
         h->n[i] = sg_ms_events(c->sg, h->ms[i], h->ev[i], h->cnt[i]);
     }
+    if (!h->k)
+        return 0;
     if (h->k < 2 || c->o->one_thread)
         return (h->b.heads = cc_heads(c)) ? 0 : -1;
     size_t words = c->g->n + 1;
