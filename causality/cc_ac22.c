@@ -547,6 +547,106 @@ static void close_row(const pass *p, uint32_t x, bitstr_t *row, uint32_t *work, 
     }
 }
 
+/* The event moves of the graph by event id (cc_ctx.evx), for seeding viability rows:
+ * a row's seeds are the sources of its successor row's moves by one event, and
+ * finding them from the successor row's states and all their predecessors read
+ * every reverse edge once per automaton move (three quarters of the AC2(2) pass on
+ * airbag NOISE=32, where one move in six is an event).  Not built where events are
+ * more than a quarter of the moves (BEEM labels every step): there the index would be
+ * as large as the reverse edges.  False when there is none. */
+static bool event_index(cc_ctx *c)
+{
+    const cc_graph *g = c->g;
+    if (c->evx_tried)
+        return c->evx.start != NULL;
+    c->evx_tried = true;
+    size_t nev = 0, all = 0;
+    uint32_t top = 0;
+    for (size_t s = 0; s < g->n; s++)
+        for (uint32_t e = cc_first(g, s); e != CC_NONE; e = cc_next(g, e)) {
+            uint32_t v = g->ev[e] & CC_EV_MASK;
+            all++;
+            if (v != CC_SILENT && g->to[e] != CC_SINK) {
+                nev++;
+                top = v > top ? v : top;
+            }
+        }
+    if (!nev || nev > all / 4)
+        return false;
+    uint32_t *start = calloc((size_t)top + 2, sizeof *start);
+    uint32_t *src = malloc(nev * sizeof *src), *dst = malloc(nev * sizeof *dst);
+    uint32_t *fill = malloc(((size_t)top + 1) * sizeof *fill);
+    if (!start || !src || !dst || !fill) {
+        free(start);
+        free(src);
+        free(dst);
+        free(fill);
+        return false; /* the rows are seeded the slow way */
+    }
+    for (size_t s = 0; s < g->n; s++)
+        for (uint32_t e = cc_first(g, s); e != CC_NONE; e = cc_next(g, e))
+            if ((g->ev[e] & CC_EV_MASK) != CC_SILENT && g->to[e] != CC_SINK)
+                start[(g->ev[e] & CC_EV_MASK) + 1]++;
+    for (uint32_t v = 0; v <= top; v++)
+        start[v + 1] += start[v];
+    memcpy(fill, start, ((size_t)top + 1) * sizeof *fill);
+    for (size_t s = 0; s < g->n; s++)
+        for (uint32_t e = cc_first(g, s); e != CC_NONE; e = cc_next(g, e))
+            if ((g->ev[e] & CC_EV_MASK) != CC_SILENT && g->to[e] != CC_SINK) {
+                uint32_t i = fill[g->ev[e] & CC_EV_MASK]++;
+                src[i] = (uint32_t)s;
+                dst[i] = g->to[e];
+            }
+    free(fill);
+    c->evx.start = start;
+    c->evx.src = src;
+    c->evx.dst = dst;
+    c->evx.nev = top;
+    c->r->bytes += ((size_t)top + 2) * 4 + nev * 8;
+    return true;
+}
+
+/* Seeds row from `next` through automaton move m (event a->mev[m]): the states not in
+ * row and not bad with a move of that event into next; appended to work. */
+static size_t seed_row(pass *p, uint32_t m, const bitstr_t *next, bitstr_t *row, uint32_t *work,
+                       size_t k)
+{
+    cc_ctx *c = p->c;
+    const cc_graph *g = c->g;
+    uint32_t v = p->a->mev[m];
+    if (c->evx.start) {
+        if (v > c->evx.nev)
+            return k;
+        for (uint32_t i = c->evx.start[v]; i < c->evx.start[v + 1]; i++) {
+            uint32_t s = c->evx.src[i];
+            if (bit_test(next, (int)c->evx.dst[i]) && !bit_test(row, (int)s) && !cc_bad(c, s)) {
+                bit_set(row, (int)s);
+                work[k++] = s;
+            }
+        }
+        return k;
+    }
+    for (size_t b = 0; b < p->row; b++)
+        for (unsigned bits = next[b]; bits; bits &= bits - 1) {
+            uint32_t t = (uint32_t)(8 * b + (size_t)__builtin_ctz(bits));
+            for (uint32_t i = c->rev.start[t]; i < c->rev.start[t + 1]; i++) {
+                uint32_t s = c->rev.src[i];
+                if (bit_test(row, (int)s) || cc_bad(c, s))
+                    continue;
+                bool by_event = false;
+                CC_EACH_INTO(g, s, t, e)
+                {
+                    by_event |= (g->ev[e] & CC_EV_MASK) == v;
+                }
+                if (by_event) {
+                    bit_set(row, (int)s);
+                    work[k++] = s;
+                }
+            }
+        }
+    return k;
+}
+
 static int viability(pass *p)
 {
     cc_ctx *c = p->c;
@@ -557,6 +657,8 @@ static int viability(pass *p)
         return 0; /* no reverse edges: no pruning */
     p->row = (N + 7) / 8;
     p->all_rows = a->nx <= ROW_PASSES;
+    if (p->all_rows)
+        event_index(c);
     size_t nrows = p->all_rows ? a->nx : 1;
     p->viable = calloc(nrows * p->row + 1, 1);
     p->final_row = calloc(p->row + 1, 1);
@@ -591,27 +693,8 @@ static int viability(pass *p)
             continue;
         }
         k = 0;
-        for (uint32_t m = a->first[x]; m < a->first[x + 1]; m++) {
-            const bitstr_t *next = p->viable + (size_t)a->mto[m] * p->row;
-            for (size_t b = 0; b < p->row; b++)
-                for (unsigned bits = next[b]; bits; bits &= bits - 1) {
-                    uint32_t t = (uint32_t)(8 * b + (size_t)__builtin_ctz(bits));
-                    for (uint32_t i = c->rev.start[t]; i < c->rev.start[t + 1]; i++) {
-                        uint32_t s = c->rev.src[i];
-                        if (bit_test(row, (int)s) || cc_bad(c, s))
-                            continue;
-                        bool by_event = false;
-                        CC_EACH_INTO(g, s, t, e)
-                        {
-                            by_event |= (g->ev[e] & CC_EV_MASK) == a->mev[m];
-                        }
-                        if (by_event) {
-                            bit_set(row, (int)s);
-                            work[k++] = s;
-                        }
-                    }
-                }
-        }
+        for (uint32_t m = a->first[x]; m < a->first[x + 1]; m++)
+            k = seed_row(p, m, p->viable + (size_t)a->mto[m] * p->row, row, work, k);
         close_row(p, (uint32_t)x, row, work, k);
     }
     free(work);

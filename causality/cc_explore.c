@@ -470,6 +470,9 @@ cc_result *cc_analyse(cc_graph *g, size_t nevents, const cc_options *o)
     free(c.heads);
     free(c.final_row[0]);
     free(c.final_row[1]);
+    free(c.evx.start);
+    free(c.evx.src);
+    free(c.evx.dst);
     return r;
 }
 

@@ -95,6 +95,15 @@ typedef struct {
      * states that reach a settled one around bad states; the same for every
      * multiset, so computed once (cc_ac22.c's viability) */
     bitstr_t *final_row[2];
+    /* The event moves by event id (cc_ac22.c's event_index): those of event id v are
+     * (src[i], dst[i]) for start[v] <= i < start[v + 1]; moves into CC_SINK left out.
+     * Built once, and only where events are at most a quarter of the moves
+     * (evx_tried: asked once) */
+    struct {
+        uint32_t *start, *src, *dst;
+        uint32_t nev;
+    } evx;
+    bool evx_tried;
 } cc_ctx;
 
 /* A per-state word array (states 0 .. n-1 and the sink n), all CC_NONE between its
