@@ -858,57 +858,67 @@ static int causes_of(cc_ctx *c, sg_ms m, cc_oaut *oa, int rc, size_t nevents, si
     return rc;
 }
 
-/* ---- the orders automata, built one multiset ahead on a second thread ---- */
+/* ---- the orders automata, built ahead on a second thread ---- */
 
-/* While this thread runs a multiset's passes, a second one builds the next
- * multiset's orders automaton (cc_orders.c): the builds are a third of the phase
- * on airbag and need nothing a pass computes.  At most LOOKAHEAD automata wait
- * beyond the one in use, so at most two are held and one D_m is being built.  The
- * builder reads only what no pass writes (cc_obuild), has its own per-state heads,
- * and counts its nodes against its own budget (the phase's), so the results do not
- * depend on the threads' timing.  When no thread can be started, there is one
- * multiset or the options say one_thread (`./pan -C --one-thread`), the builds
- * run here, each when its turn comes, with the same results.
+/* While this thread runs the history search and then the AC2(2) passes, a second
+ * one builds the minimal bad multisets' orders automata (cc_orders.c), in the order
+ * the multisets are found: they need nothing a pass computes, and a multiset is
+ * final once the history search finds it (its red trace is final when added), so
+ * the builds can start during that search.  cc_ahead_offer() hands over the
+ * multisets found so far (the history search calls it after each level), and the
+ * passes take the automata in turn.  At most LOOKAHEAD automata wait beyond the one
+ * in use; one D_m is being built at a time.  The builder reads only what no pass
+ * writes (cc_obuild: the sealed graph and the derived flags; the multisets' events
+ * are copied when offered), has its own per-state heads, and counts its nodes
+ * against its own budget (ten times --budget, as the later phases), so nothing
+ * depends on the threads' timing.  With one_thread (`./pan -C --one-thread`), or when
+ * no thread can be started, each automaton is built here when its turn comes, with
+ * the same results.
  *
- *   ahead_start --> builder: for i: wait until i <= taken + LOOKAHEAD, build a[i],
- *                   done = i + 1, signal
- *   ahead_take(i) --> taken = i, signal, wait until done > i: a[i] and its status
- *   ahead_end --> stop, signal, join; the builder's figures into the result */
-#define LOOKAHEAD 1
+ *   cc_ahead_start --> builder: for i: wait until a[i] is offered and i <= taken +
+ *                      LOOKAHEAD (or stop, or closed with no a[i]); build it; done = i + 1
+ *   cc_ahead_offer --> appends the new red multisets (k grows), signals
+ *   take(i)        --> closed, taken = i, signals, waits until done > i: a[i], status
+ *   cc_ahead_end   --> stop, signal, join, free; the builder's figures into the result
+ * Invariants: the arrays hold k multisets, in the order sg_list(SG_RED) first shows
+ * them; they grow only on this thread and only under mu; a[i] and rc[i] are written
+ * under mu by whoever built them (i < done), read under mu by take. */
+#define LOOKAHEAD 4
 
-typedef struct {
+struct cc_ahead {
     cc_ctx *c;
-    const sg_ms *ms;
-    size_t k;
     cc_obuild b;
-    uint32_t **ev, **cnt, *n; /* per multiset: its events (sg_ms_events), copied first */
+    sg_ms *ms;
+    uint32_t **ev, **cnt, *n; /* per multiset: its events (sg_ms_events) */
     cc_oaut *a;
     int *rc;
+    size_t k, cap;
+    size_t seen;        /* red trace nodes looked at by cc_ahead_offer */
     size_t done, taken; /* a[0 .. done) are built; the passes work on a[taken] */
-    bool stop, threaded;
+    bool closed, stop, threaded;
     pthread_mutex_t mu;
     pthread_cond_t cv;
     pthread_t th;
-} ahead;
-
-static int build(ahead *h, size_t i)
-{
-    return cc_oaut_make(&h->b, h->ms[i], h->ev[i], h->cnt[i], h->n[i], &h->a[i]);
-}
+};
 
 static void *builder(void *arg)
 {
-    ahead *h = arg;
-    for (size_t i = 0; i < h->k; i++) {
+    struct cc_ahead *h = arg;
+    for (size_t i = 0;; i++) {
         pthread_mutex_lock(&h->mu);
-        while (!h->stop && i > h->taken + LOOKAHEAD)
+        while (!h->stop && (i < h->k ? i > h->taken + LOOKAHEAD : !h->closed))
             pthread_cond_wait(&h->cv, &h->mu);
-        bool stop = h->stop;
+        bool go = !h->stop && i < h->k;
+        sg_ms m = go ? h->ms[i] : 0;
+        const uint32_t *ev = go ? h->ev[i] : NULL, *cnt = go ? h->cnt[i] : NULL;
+        uint32_t n = go ? h->n[i] : 0;
         pthread_mutex_unlock(&h->mu);
-        if (stop)
+        if (!go)
             break;
-        int rc = build(h, i);
+        cc_oaut a;
+        int rc = cc_oaut_make(&h->b, m, ev, cnt, n, &a);
         pthread_mutex_lock(&h->mu);
+        h->a[i] = a;
         h->rc[i] = rc;
         h->done = i + 1;
         pthread_cond_broadcast(&h->cv);
@@ -917,29 +927,15 @@ static void *builder(void *arg)
     return NULL;
 }
 
-static int ahead_start(ahead *h)
+int cc_ahead_start(cc_ctx *c)
 {
-    cc_ctx *c = h->c;
-    size_t k = h->k ? h->k : 1;
-    h->b = (cc_obuild){.c = c, .budget = c->budget};
-    h->ev = calloc(k, sizeof *h->ev);
-    h->cnt = calloc(k, sizeof *h->cnt);
-    h->n = calloc(k, sizeof *h->n);
-    h->a = calloc(k, sizeof *h->a);
-    h->rc = calloc(k, sizeof *h->rc);
-    if (!h->ev || !h->cnt || !h->n || !h->a || !h->rc)
+    struct cc_ahead *h = calloc(1, sizeof *h);
+    if (!h)
         return -1;
-    for (size_t i = 0; i < h->k; i++) {
-        size_t size = sg_ms_size(c->sg, h->ms[i]);
-        h->ev[i] = malloc((size ? size : 1) * sizeof **h->ev);
-        h->cnt[i] = malloc((size ? size : 1) * sizeof **h->cnt);
-        if (!h->ev[i] || !h->cnt[i])
-            return -1;
-        h->n[i] = sg_ms_events(c->sg, h->ms[i], h->ev[i], h->cnt[i]);
-    }
-    if (!h->k)
-        return 0;
-    if (h->k < 2 || c->o->one_thread)
+    c->ahead = h;
+    h->c = c;
+    h->b = (cc_obuild){.c = c, .budget = cc_later_budget(c->o)};
+    if (c->o->one_thread)
         return (h->b.heads = cc_heads(c)) ? 0 : -1;
     size_t words = c->g->n + 1;
     if (!(h->b.heads = malloc(words * sizeof *h->b.heads)))
@@ -959,25 +955,78 @@ static int ahead_start(ahead *h)
     return 0;
 }
 
-/* a[i], built: its status (cc_oaut_make). */
-static int ahead_take(ahead *h, size_t i)
+/* Room for one more multiset; under mu when threaded. */
+static int room(struct cc_ahead *h)
 {
-    if (!h->threaded)
-        return build(h, i);
+    return U_GROW_ALL(h->cap, h->k, 16, U_ARR(h->ms), U_ARR(h->ev), U_ARR(h->cnt), U_ARR(h->n),
+                      U_ARR(h->a), U_ARR(h->rc));
+}
+
+int cc_ahead_offer(cc_ctx *c)
+{
+    struct cc_ahead *h = c->ahead;
+    const sg_node *reds;
+    size_t nred = sg_list(c->sg, SG_RED, &reds);
+    int rc = 0;
+    for (; h->seen < nred && !rc; h->seen++) {
+        sg_ms m = sg_multiset(c->sg, reds[h->seen]);
+        bool dup = false;
+        for (size_t j = 0; j < h->k && !dup; j++)
+            dup = h->ms[j] == m;
+        if (dup)
+            continue;
+        size_t size = sg_ms_size(c->sg, m);
+        uint32_t *ev = malloc((size ? size : 1) * sizeof *ev);
+        uint32_t *cnt = malloc((size ? size : 1) * sizeof *cnt);
+        uint32_t n = ev && cnt ? sg_ms_events(c->sg, m, ev, cnt) : 0;
+        if (h->threaded)
+            pthread_mutex_lock(&h->mu);
+        rc = !ev || !cnt || room(h) ? -1 : 0;
+        if (!rc) {
+            h->ms[h->k] = m;
+            h->ev[h->k] = ev;
+            h->cnt[h->k] = cnt;
+            h->n[h->k] = n;
+            memset(&h->a[h->k], 0, sizeof h->a[h->k]);
+            h->rc[h->k++] = 0;
+            ev = cnt = NULL;
+        }
+        if (h->threaded) {
+            pthread_cond_broadcast(&h->cv);
+            pthread_mutex_unlock(&h->mu);
+        }
+        free(ev);
+        free(cnt);
+    }
+    return rc;
+}
+
+/* a[i], built and handed over (*a; the caller frees it): its status (cc_oaut_make).
+ * Closes the list: no more multisets are offered once the passes begin. */
+static int take(struct cc_ahead *h, size_t i, cc_oaut *a)
+{
+    if (!h->threaded) {
+        h->closed = true;
+        return cc_oaut_make(&h->b, h->ms[i], h->ev[i], h->cnt[i], h->n[i], a);
+    }
     pthread_mutex_lock(&h->mu);
+    h->closed = true;
     h->taken = i;
     pthread_cond_broadcast(&h->cv);
     while (h->done <= i)
         pthread_cond_wait(&h->cv, &h->mu);
+    *a = h->a[i];
+    memset(&h->a[i], 0, sizeof h->a[i]);
+    int rc = h->rc[i];
     pthread_mutex_unlock(&h->mu);
-    return h->rc[i];
+    return rc;
 }
 
-/* Stops and joins the builder, frees what is left (automata not taken), and adds
- * the builder's figures to the result. */
-static void ahead_end(ahead *h)
+void cc_ahead_end(cc_ctx *c)
 {
-    cc_ctx *c = h->c;
+    struct cc_ahead *h = c->ahead;
+    if (!h)
+        return;
     if (h->threaded) {
         pthread_mutex_lock(&h->mu);
         h->stop = true;
@@ -989,12 +1038,12 @@ static void ahead_end(ahead *h)
     }
     if (h->b.heads != c->heads)
         free(h->b.heads);
-    for (size_t i = 0; h->a && i < h->k; i++)
-        cc_oaut_free(&h->a[i]);
     for (size_t i = 0; i < h->k; i++) {
-        free(h->ev ? h->ev[i] : NULL);
-        free(h->cnt ? h->cnt[i] : NULL);
+        cc_oaut_free(&h->a[i]);
+        free(h->ev[i]);
+        free(h->cnt[i]);
     }
+    free(h->ms);
     free(h->ev);
     free(h->cnt);
     free(h->n);
@@ -1003,6 +1052,8 @@ static void ahead_end(ahead *h)
     c->r->explored += h->b.ticks;
     if (h->b.bytes > c->r->bytes)
         c->r->bytes = h->b.bytes;
+    free(h);
+    c->ahead = NULL;
 }
 
 static int list_uncaused(cc_ctx *c)
@@ -1042,28 +1093,17 @@ static int cause_cmp(const void *x, const void *y)
 
 int cc_assemble(cc_ctx *c, size_t nevents)
 {
-    const sg_node *reds;
-    size_t nred = sg_list(c->sg, SG_RED, &reds), k = 0, cap = 0;
-    sg_ms *ms = malloc((nred ? nred : 1) * sizeof *ms);
-    int rc = ms ? 0 : -1;
-    for (size_t i = 0; i < nred && !rc; i++) { /* the list moves as causes add nodes: copy */
-        sg_ms m = sg_multiset(c->sg, reds[i]);
-        bool seen = false;
-        for (size_t j = 0; j < k && !seen; j++)
-            seen = ms[j] == m;
-        if (!seen)
-            ms[k++] = m;
-    }
+    size_t cap = 0;
+    int rc = c->ahead || !cc_ahead_start(c) ? 0 : -1;
+    if (!rc) /* the red traces' multisets the history search has not offered yet */
+        rc = cc_ahead_offer(c);
     cc_phase(c, "AC2(2) and causes");
-    ahead h = {.c = c, .ms = ms, .k = k};
-    if (!rc)
-        rc = ahead_start(&h);
-    for (size_t i = 0; i < k && !rc; i++) {
-        int built = ahead_take(&h, i);
-        rc = causes_of(c, ms[i], &h.a[i], built, nevents, &cap, k - i);
+    struct cc_ahead *h = c->ahead;
+    for (size_t i = 0; h && i < h->k && !rc; i++) {
+        cc_oaut a;
+        int built = take(h, i, &a);
+        rc = causes_of(c, h->ms[i], &a, built, nevents, &cap, h->k - i);
     }
-    ahead_end(&h);
-    free(ms);
     if (!rc && c->r->ncauses > 1) {
         sort_names = c->o->names;
         qsort(c->r->causes, c->r->ncauses, sizeof *c->r->causes, cause_cmp);

@@ -283,11 +283,15 @@ void cc_phase(cc_ctx *c, const char *name)
     /* The history search keeps what it explores (some 40 bytes a node); the later
      * phases (orders, AC2(2)) mostly visit configurations they do not keep, at a
      * fraction of a microsecond each, so they may take ten times as many steps. */
-    size_t b = c->o->search_budget;
-    c->budget = !b                                ? SIZE_MAX
-                : !strcmp(name, "history search") ? b
-                : b > SIZE_MAX / 10               ? b
-                                                  : 10 * b;
+    c->budget = strcmp(name, "history search") ? cc_later_budget(c->o)
+                : c->o->search_budget          ? c->o->search_budget
+                                               : SIZE_MAX;
+}
+
+size_t cc_later_budget(const cc_options *o)
+{
+    size_t b = o->search_budget;
+    return !b ? SIZE_MAX : b > SIZE_MAX / 10 ? b : 10 * b;
 }
 
 void cc_truncate(cc_ctx *c)
@@ -371,6 +375,8 @@ int cc_explore(cc_ctx *c)
         }
         if (c->r->truncated)
             break;
+        if (c->ahead && cc_ahead_offer(c)) /* the builds of the level's causes may start */
+            rc = -1;
         size_t b = q_bytes(&w.cur, ns) + q_bytes(&w.next, ns) + w.hcap * 8 + ns * 4;
         if (b > c->r->bytes)
             c->r->bytes = b;
@@ -449,11 +455,16 @@ cc_result *cc_analyse(cc_graph *g, size_t nevents, const cc_options *o)
         /* Nothing to explain, and a model without a reachable hazard can have more
          * good histories than any budget (BEEM's hanoi.1): do not enumerate them. */
         r->unreachable = true;
-    } else if (!rc && cc_explore(&c))
-        r->oom = true;
+    } else if (!rc) {
+        if (cc_ahead_start(&c)) /* then cc_assemble tries again, after the search */
+            cc_ahead_end(&c);
+        if (cc_explore(&c))
+            r->oom = true;
+    }
     t2 = now();
     if (rc || cc_assemble(&c, nevents))
         r->oom = true;
+    cc_ahead_end(&c);
     r->seconds[CC_T_DERIVE] = t1 - t0;
     r->seconds[CC_T_HISTORIES] = t2 - t1;
     r->seconds[CC_T_CAUSES] = now() - t2;

@@ -104,6 +104,7 @@ typedef struct {
         uint32_t nev;
     } evx;
     bool evx_tried;
+    struct cc_ahead *ahead; /* the orders automata built ahead (cc_cause.c), or NULL */
 } cc_ctx;
 
 /* A per-state word array (states 0 .. n-1 and the sink n), all CC_NONE between its
@@ -118,6 +119,8 @@ uint32_t *cc_heads(cc_ctx *c);
  * returns false (result truncated, the phase named) when its budget is spent. */
 void cc_phase(cc_ctx *c, const char *name);
 bool cc_tick(cc_ctx *c, size_t level);
+/* The budget of the phases after the history search (ten times --budget). */
+size_t cc_later_budget(const cc_options *o);
 /* The result is truncated, in the phase running now (the first such phase is named). */
 void cc_truncate(cc_ctx *c);
 
@@ -219,6 +222,14 @@ void cc_pass_free(cc_pass *p);
  * occurrences (the "prevented in" of a cause); *good NULL when there is none. */
 int cc_good_witness(cc_ctx *c, const uint32_t *sigma, size_t n, size_t nevents, uint32_t **good,
                     size_t *ngood);
+
+/* The orders automata of the minimal bad multisets, built ahead on a second thread
+ * (cc_cause.c): started before the history search, offered the multisets of the red
+ * traces found so far after each of its levels; cc_assemble takes them.  0, or -1
+ * when out of memory. */
+int cc_ahead_start(cc_ctx *c);
+int cc_ahead_offer(cc_ctx *c);
+void cc_ahead_end(cc_ctx *c);
 
 int cc_assemble(cc_ctx *c, size_t nevents);
 
