@@ -134,13 +134,16 @@ typedef struct {
     uint32_t *head;    /* the builder's heads: per state, its first node */
     uint32_t *ns, *nk; /* per node: state, sub-multiset (u's id) */
     uint32_t *nnext;   /* per node: the next node of the same state */
-    uint32_t *out;     /* per node: first out-edge, CC_NONE */
+    uint32_t *out;     /* per node: its first out-edge; its edges are out[i] ..
+                          out[i + 1] (forward() expands the nodes in order and ends
+                          with out[n] = ne) */
     uint8_t *keep;     /* per node: on some path to an end (trimmed D_m) */
     uint32_t *stamp;   /* per node: the generation of the set it was last added to */
     uint32_t gen;
-    size_t n, ncap;              /* ns, nk, nnext and out share ncap */
-    uint32_t *eto, *eev, *enext; /* edges: target, event id, next out-edge */
-    size_t ne, ecap;             /* eto, eev and enext share ecap */
+    size_t n, ncap;  /* ns, nk, nnext and out share ncap */
+    uint32_t *eto;   /* edges: target */
+    uint16_t *eev;   /* and event id (at most CC_MAX_EVENTS) */
+    size_t ne, ecap; /* eto and eev share ecap */
 } dag;
 
 static void dag_free(dag *d)
@@ -155,7 +158,6 @@ static void dag_free(dag *d)
     free(d->stamp);
     free(d->eto);
     free(d->eev);
-    free(d->enext);
 }
 
 static bool is_end(const dag *d, uint32_t i)
@@ -189,20 +191,18 @@ static uint32_t node(dag *d, uint32_t s, uint32_t k)
     uint32_t i = (uint32_t)d->n++;
     d->ns[i] = s;
     d->nk[i] = k;
-    d->out[i] = CC_NONE;
     d->nnext[i] = d->head[s];
     d->head[s] = i;
     return i;
 }
 
-static int add_edge(dag *d, uint32_t from, uint32_t to, uint32_t ev)
+/* An edge of the node being expanded (forward): a node's edges are contiguous. */
+static int add_edge(dag *d, uint32_t to, uint32_t ev)
 {
-    if (U_GROW_ALL(d->ecap, d->ne, 16, U_ARR(d->eto), U_ARR(d->eev), U_ARR(d->enext)))
+    if (U_GROW_ALL(d->ecap, d->ne, 16, U_ARR(d->eto), U_ARR(d->eev)))
         return -1;
     d->eto[d->ne] = to;
-    d->eev[d->ne] = ev;
-    d->enext[d->ne] = d->out[from];
-    d->out[from] = (uint32_t)d->ne++;
+    d->eev[d->ne++] = (uint16_t)ev;
     return 0;
 }
 
@@ -220,6 +220,7 @@ static int forward(dag *d)
         uint32_t k = d->nk[i];
         if (!tick(d, k))
             return 1;
+        d->out[i] = (uint32_t)d->ne;
         if (cc_bad(c, s)) /* a run ends at its first violation */
             continue;
         for (uint32_t e = cc_first(g, s); e != CC_NONE; e = cc_next(g, e)) {
@@ -231,31 +232,36 @@ static int forward(dag *d)
             if (k2 == OUTSIDE)
                 continue;
             uint32_t j = node(d, t, k2);
-            if (j == U_INVALID || add_edge(d, i, j, ev))
+            if (j == U_INVALID || add_edge(d, j, ev))
                 return -1;
         }
     }
+    if (U_GROW_ALL(d->ncap, d->n, 16, U_ARR(d->ns), U_ARR(d->nk), U_ARR(d->nnext), U_ARR(d->out)))
+        return -1;
+    d->out[d->n] = (uint32_t)d->ne; /* the end of the last node's edges */
     return 0;
 }
 
 /* Step 2: keep[i] when node i reaches an end. */
 static int trim(dag *d)
 {
-    uint32_t *rhead = malloc((d->n + 1) * sizeof *rhead);
-    uint32_t *rnext = malloc((d->ne + 1) * sizeof *rnext);
-    uint32_t *rfrom = malloc((d->ne + 1) * sizeof *rfrom);
+    /* the reverse edges as CSR: the sources of node t's in-edges are rsrc[rstart[t] ..
+     * rstart[t + 1]) */
+    uint32_t *rstart = calloc(d->n + 2, sizeof *rstart);
+    uint32_t *rsrc = malloc((d->ne + 1) * sizeof *rsrc);
     uint32_t *work = malloc((d->n + 1) * sizeof *work);
     d->keep = calloc(d->n + 1, 1);
-    int rc = rhead && rnext && rfrom && work && d->keep ? 0 : -1;
+    int rc = rstart && rsrc && work && d->keep ? 0 : -1;
     size_t k = 0;
+    for (size_t e = 0; !rc && e < d->ne; e++)
+        rstart[d->eto[e] + 1]++;
     for (size_t i = 0; !rc && i < d->n; i++)
-        rhead[i] = CC_NONE;
+        rstart[i + 1] += rstart[i];
+    for (uint32_t i = 0; !rc && i < d->n; i++) /* work[t]: rstart[t]'s fill position */
+        work[i] = rstart[i];
     for (uint32_t i = 0; !rc && i < d->n; i++)
-        for (uint32_t e = d->out[i]; e != CC_NONE; e = d->enext[e]) {
-            rfrom[e] = i;
-            rnext[e] = rhead[d->eto[e]];
-            rhead[d->eto[e]] = e;
-        }
+        for (uint32_t e = d->out[i]; e < d->out[i + 1]; e++)
+            rsrc[work[d->eto[e]]++] = i;
     for (uint32_t i = 0; !rc && i < d->n; i++)
         if (is_end(d, i)) {
             d->keep[i] = 1;
@@ -263,15 +269,14 @@ static int trim(dag *d)
         }
     while (!rc && k) {
         uint32_t t = work[--k];
-        for (uint32_t e = rhead[t]; e != CC_NONE; e = rnext[e])
-            if (!d->keep[rfrom[e]]) {
-                d->keep[rfrom[e]] = 1;
-                work[k++] = rfrom[e];
+        for (uint32_t j = rstart[t]; j < rstart[t + 1]; j++)
+            if (!d->keep[rsrc[j]]) {
+                d->keep[rsrc[j]] = 1;
+                work[k++] = rsrc[j];
             }
     }
-    free(rhead);
-    free(rnext);
-    free(rfrom);
+    free(rstart);
+    free(rsrc);
     free(work);
     return rc;
 }
@@ -307,7 +312,7 @@ static int set_add(dag *d, nodeset *s, uint32_t x)
 static int close_silent(dag *d, nodeset *s)
 {
     for (size_t i = 0; i < s->n; i++)
-        for (uint32_t e = d->out[s->v[i]]; e != CC_NONE; e = d->enext[e])
+        for (uint32_t e = d->out[s->v[i]]; e < d->out[s->v[i] + 1]; e++)
             if (d->eev[e] == CC_SILENT && d->keep[d->eto[e]] && set_add(d, s, d->eto[e]))
                 return -1;
     return 0;
@@ -374,7 +379,7 @@ static int determinise(dag *d, cc_oaut *a)
         for (uint32_t after = CC_SILENT; !rc;) {
             uint32_t ev = CC_NONE; /* the smallest event above `after` */
             for (size_t i = 0; i < cur.n; i++)
-                for (uint32_t e = d->out[cur.v[i]]; e != CC_NONE; e = d->enext[e])
+                for (uint32_t e = d->out[cur.v[i]]; e < d->out[cur.v[i] + 1]; e++)
                     if (d->eev[e] != CC_SILENT && d->eev[e] > after && d->eev[e] < ev &&
                         d->keep[d->eto[e]])
                         ev = d->eev[e];
@@ -382,7 +387,7 @@ static int determinise(dag *d, cc_oaut *a)
                 break;
             set_clear(d, &next);
             for (size_t i = 0; i < cur.n && !rc; i++)
-                for (uint32_t e = d->out[cur.v[i]]; e != CC_NONE && !rc; e = d->enext[e])
+                for (uint32_t e = d->out[cur.v[i]]; e < d->out[cur.v[i] + 1] && !rc; e++)
                     if (d->eev[e] == ev && d->keep[d->eto[e]])
                         rc = set_add(d, &next, d->eto[e]);
             uint32_t to = rc || close_silent(d, &next) ? U_INVALID : intern_set(d, &sets, &next, a);
@@ -410,7 +415,7 @@ int cc_oaut_make(cc_obuild *b, sg_ms m, const uint32_t *ev, const uint32_t *cnt,
         rc = trim(&d);
     if (!rc && d.keep[0])
         rc = determinise(&d, a);
-    size_t bytes = d.n * 17 + d.ne * 12 + a->nx * 12 + a->nm * 8;
+    size_t bytes = d.n * 25 + d.ne * 10 + a->nx * 12 + a->nm * 8; /* with trim's reverse */
     if (bytes > b->bytes)
         b->bytes = bytes;
     dag_free(&d);
