@@ -547,6 +547,12 @@ static void close_row(const pass *p, uint32_t x, bitstr_t *row, uint32_t *work, 
     }
 }
 
+/* A move that event_index() keeps: an event, not into CC_SINK. */
+static bool indexed(const cc_graph *g, uint32_t e)
+{
+    return (g->ev[e] & CC_EV_MASK) != CC_SILENT && g->to[e] != CC_SINK;
+}
+
 /* The event moves of the graph by event id (cc_ctx.evx), for seeding viability rows:
  * a row's seeds are the sources of its successor row's moves by one event, and
  * finding them from the successor row's states and all their predecessors read
@@ -560,39 +566,40 @@ static bool event_index(cc_ctx *c)
     if (c->evx_tried)
         return c->evx.start != NULL;
     c->evx_tried = true;
+    /* per event id v, start[v + 1] counts its moves first (ids are at most
+     * CC_MAX_EVENTS), then the prefix sums make it the CSR start */
+    uint32_t *start = calloc(CC_MAX_EVENTS + 2, sizeof *start);
+    if (!start)
+        return false; /* the rows are seeded the slow way */
     size_t nev = 0, all = 0;
     uint32_t top = 0;
     for (size_t s = 0; s < g->n; s++)
-        for (uint32_t e = cc_first(g, s); e != CC_NONE; e = cc_next(g, e)) {
-            uint32_t v = g->ev[e] & CC_EV_MASK;
-            all++;
-            if (v != CC_SILENT && g->to[e] != CC_SINK) {
+        for (uint32_t e = cc_first(g, s); e != CC_NONE; e = cc_next(g, e), all++)
+            if (indexed(g, e)) {
+                uint32_t v = g->ev[e] & CC_EV_MASK;
+                start[v + 1]++;
                 nev++;
                 top = v > top ? v : top;
             }
-        }
-    if (!nev || nev > all / 4)
-        return false;
-    uint32_t *start = calloc((size_t)top + 2, sizeof *start);
-    uint32_t *src = malloc(nev * sizeof *src), *dst = malloc(nev * sizeof *dst);
-    uint32_t *fill = malloc(((size_t)top + 1) * sizeof *fill);
-    if (!start || !src || !dst || !fill) {
+    uint32_t *src = NULL, *dst = NULL, *fill = NULL;
+    if (nev && nev <= all / 4) {
+        src = malloc(nev * sizeof *src);
+        dst = malloc(nev * sizeof *dst);
+        fill = malloc(((size_t)top + 1) * sizeof *fill);
+    }
+    if (!src || !dst || !fill) { /* no events, too many, or no memory */
         free(start);
         free(src);
         free(dst);
         free(fill);
-        return false; /* the rows are seeded the slow way */
+        return false;
     }
-    for (size_t s = 0; s < g->n; s++)
-        for (uint32_t e = cc_first(g, s); e != CC_NONE; e = cc_next(g, e))
-            if ((g->ev[e] & CC_EV_MASK) != CC_SILENT && g->to[e] != CC_SINK)
-                start[(g->ev[e] & CC_EV_MASK) + 1]++;
     for (uint32_t v = 0; v <= top; v++)
         start[v + 1] += start[v];
     memcpy(fill, start, ((size_t)top + 1) * sizeof *fill);
     for (size_t s = 0; s < g->n; s++)
         for (uint32_t e = cc_first(g, s); e != CC_NONE; e = cc_next(g, e))
-            if ((g->ev[e] & CC_EV_MASK) != CC_SILENT && g->to[e] != CC_SINK) {
+            if (indexed(g, e)) {
                 uint32_t i = fill[g->ev[e] & CC_EV_MASK]++;
                 src[i] = (uint32_t)s;
                 dst[i] = g->to[e];
@@ -602,7 +609,7 @@ static bool event_index(cc_ctx *c)
     c->evx.src = src;
     c->evx.dst = dst;
     c->evx.nev = top;
-    c->r->bytes += ((size_t)top + 2) * 4 + nev * 8;
+    c->r->bytes += (CC_MAX_EVENTS + 2) * 4 + nev * 8;
     return true;
 }
 

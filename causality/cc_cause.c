@@ -802,23 +802,21 @@ static int group_cmp(const void *x, const void *y)
     return trace_cmp(group_ctx, a->witness, b->witness, group_len);
 }
 
-/* The causes of one minimal bad multiset m from its orders automaton a, which its
- * build left with status rc (cc_oaut_make); `left` multisets (m included) are still
- * to do. */
-static int causes_of(cc_ctx *c, sg_ms m, cc_oaut *oa, int rc, size_t nevents, size_t *cap,
+/* The causes of one minimal bad multiset m from its orders automaton *a (freed
+ * here), which its build left with status rc (cc_oaut_make); `left` multisets (m
+ * included) are still to do. */
+static int causes_of(cc_ctx *c, sg_ms m, cc_oaut *a, int rc, size_t nevents, size_t *cap,
                      size_t left)
 {
-    cc_oaut a = *oa;
     cc_pass p = {0};
-    asm_t s = {.c = c, .nevents = nevents, .n = sg_ms_size(c->sg, m), .a = &a, .p = &p};
-    memset(oa, 0, sizeof *oa); /* a is this function's to free */
+    asm_t s = {.c = c, .nevents = nevents, .n = sg_ms_size(c->sg, m), .a = a, .p = &p};
     if (rc == 1)
         cc_truncate(c);
     if (!rc)
-        rc = cc_oaut_resolve(c, &a);
+        rc = cc_oaut_resolve(c, a);
     bool partial = rc == 1, cut = false;
     if (!rc)
-        rc = pass_with_share(c, &a, nevents, left, &p, &cut);
+        rc = pass_with_share(c, a, nevents, left, &p, &cut);
     partial |= rc == 1 || cut;
     size_t before = c->r->ncauses;
     if (rc == 1)
@@ -831,7 +829,7 @@ static int causes_of(cc_ctx *c, sg_ms m, cc_oaut *oa, int rc, size_t nevents, si
         c->soft = 0;
         c->soft_hit = false;
         cut = partial = true;
-        rc = cc_ac22_pass(c, &a, nevents, false, &p);
+        rc = cc_ac22_pass(c, a, nevents, false, &p);
         if (rc == 1)
             rc = 0;
         if (!rc)
@@ -854,7 +852,7 @@ static int causes_of(cc_ctx *c, sg_ms m, cc_oaut *oa, int rc, size_t nevents, si
         c->r->ac22_cut += c->r->ncauses - before;
     asm_free(&s);
     cc_pass_free(&p);
-    cc_oaut_free(&a);
+    cc_oaut_free(a);
     return rc;
 }
 
@@ -1005,10 +1003,8 @@ int cc_ahead_offer(cc_ctx *c)
  * Closes the list: no more multisets are offered once the passes begin. */
 static int take(struct cc_ahead *h, size_t i, cc_oaut *a)
 {
-    if (!h->threaded) {
-        h->closed = true;
+    if (!h->threaded)
         return cc_oaut_make(&h->b, h->ms[i], h->ev[i], h->cnt[i], h->n[i], a);
-    }
     pthread_mutex_lock(&h->mu);
     h->closed = true;
     h->taken = i;

@@ -21,8 +21,8 @@
  *
  * The sub-multisets k are numbered here (cc_subs: count vectors over m's own event
  * types), not in the subset graph's store: the build then touches no shared
- * structure the passes change, and cc_cause.c runs it on a second thread, one
- * multiset ahead of the passes.  cc_oaut_resolve() gives the automaton's states
+ * structure the passes change, and cc_cause.c runs it on a second thread, ahead of
+ * the passes and from the history search on.  cc_oaut_resolve() gives the automaton's states
  * their subset graph multisets afterwards, on the passes' thread.
  *
  * Invariants: D_m's nodes are indexed in creation order (the forward queue); an edge
@@ -180,13 +180,20 @@ static bool tick(dag *d, uint32_t k)
     return true;
 }
 
+/* Room for node index d->n in every per-node array. */
+static int node_room(dag *d)
+{
+    return U_GROW_ALL(d->ncap, d->n, 16, U_ARR(d->ns), U_ARR(d->nk), U_ARR(d->nnext),
+                      U_ARR(d->out));
+}
+
 /* The node (s, k), made if new; U_INVALID when out of memory. */
 static uint32_t node(dag *d, uint32_t s, uint32_t k)
 {
     for (uint32_t i = d->head[s]; i != CC_NONE; i = d->nnext[i])
         if (d->nk[i] == k)
             return i;
-    if (U_GROW_ALL(d->ncap, d->n, 16, U_ARR(d->ns), U_ARR(d->nk), U_ARR(d->nnext), U_ARR(d->out)))
+    if (node_room(d))
         return U_INVALID;
     uint32_t i = (uint32_t)d->n++;
     d->ns[i] = s;
@@ -236,7 +243,7 @@ static int forward(dag *d)
                 return -1;
         }
     }
-    if (U_GROW_ALL(d->ncap, d->n, 16, U_ARR(d->ns), U_ARR(d->nk), U_ARR(d->nnext), U_ARR(d->out)))
+    if (node_room(d))
         return -1;
     d->out[d->n] = (uint32_t)d->ne; /* the end of the last node's edges */
     return 0;

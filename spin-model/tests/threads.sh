@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The analysis' second thread changes nothing (README "Beyond one core"): by default
 # `./pan -C` builds each minimal bad multiset's orders automaton on a second thread,
-# one multiset ahead of the AC2(2) passes (causality/cc_cause.c); `--one-thread`
+# from the history search on and ahead of the AC2(2) passes (causality/cc_cause.c); `--one-thread`
 # builds them in turn on pan's thread.  On models with several multisets (airbag: 5,
 # krebs.2: 13, BEEM bakery.3: 42), DFS and BFS, with and without AC2(2), and cut by
 # --budget, both give the same JSON, every field but times and memory.  Run under
