@@ -9,12 +9,17 @@ report until a layer holds the faulty line.
 For each benchmark of bench/faults/faults.tsv (default: all): `pancause nearest
 NAME.pml --json out.json -- -m100000 [pan_flags]` explains stock pan's counterexample;
 the report R is the slice's source lines (`slice_lines`).  One row per model: whether
-the slice contains the faulty line, the score 1 - |BFS*|/|PDG|, the slice's lines,
-the distance, exactness and time; then the means.  A model without a successful run,
+the slice contains the faulty line, the score 1 - |BFS*|/|PDG|, beside it the thesis'
+two other columns of Table 5.1 (`deltas`: the report before slicing, every line of a
+delta in either run; `trail`: the counterexample's own lines, the baseline a user has
+without explanation), exactness, time and the slice's lines; then the means, over all
+models and over those with a successful run.  A model without a successful run,
 or whose search fails, scores 0 with the faulty line not found.
 
-The PDG is built from SPIN's own tables for the faulty model (`spin -a`: pan.t's
-transitions with their home states and statement texts, pan.c's per-state source
+The PDG is built from SPIN's own tables for the faulty model (`spin -o3 -a`, statement
+merging off, so that every statement has a transition of its own: with merging, a
+statement merged into its predecessor's transition sits in an unreachable state and
+got no edge at all; pan.t's transitions with their home states and statement texts, pan.c's per-state source
 lines, pan.h's variables), per proctype:
   * nodes: the source lines that hold a statement of a process (not the never claim,
     not the control transitions IF, DO, goto, break, ATOMIC, -end-);
@@ -57,7 +62,7 @@ KEYWORDS = {"true", "false", "skip", "else", "assert", "printf", "printm", "run"
 
 def spin_tables(model_path, work):
     shutil.copy(model_path, os.path.join(work, "model.pml"))
-    subprocess.run(["spin", "-a", "model.pml"], cwd=work, capture_output=True, timeout=120)
+    subprocess.run(["spin", "-o3", "-a", "model.pml"], cwd=work, capture_output=True, timeout=120)
     pan_c = open(os.path.join(work, "pan.c")).read()
     pan_t = open(os.path.join(work, "pan.t")).read()
     pan_h = open(os.path.join(work, "pan.h")).read()
@@ -322,12 +327,17 @@ def one(r, keep):
                "pdg": len(nodes | {faulty}), "seconds": secs}
         if p.returncode or not os.path.exists(out):
             msg = [ln for ln in (p.stderr + p.stdout).splitlines() if "nearest:" in ln]
-            res.update(found=False, score=0.0, slice=[], status=(msg[-1] if msg else
+            res.update(found=False, score=0.0, dscore=0.0, dfound=False, ascore=None, slice=[],
+                       status=(msg[-1] if msg else
                                                                   "exit %d" % p.returncode))
             return res
         j = json.load(open(out))
         sl = j["slice_lines"]
+        dl = sorted({d[k] for d in j["deltas"] for k in ("line", "line_b") if d.get(k)})
+        al = sorted({st["line"] for st in j["a"]["steps"] if st.get("line")})
         res.update(found=faulty in sl, score=score(nodes, edges, sl, faulty), slice=sl,
+                   dscore=score(nodes, edges, dl, faulty), dfound=faulty in dl,
+                   ascore=score(nodes, edges, al, faulty),
                    distance=j["distance"], exact=j["exact"], status="ok",
                    deltas=len(j["deltas"]), nslice=len(j["slice"]))
         if keep:
@@ -349,12 +359,14 @@ def main(argv):
     jobs = int(os.environ.get("JOBS", "2"))
     with ThreadPoolExecutor(jobs) as ex:
         res = list(ex.map(lambda r: one(r, keep), todo))
-    print("%-20s %4s %-10s %-17s %5s %5s %6s %-5s %5s  %s" %
-          ("name", "line", "kind", "error", "PDG", "found", "score", "exact", "secs", "slice lines"))
+    print("%-20s %4s %-10s %-17s %5s %5s %6s %6s %6s %-5s %5s  %s" %
+          ("name", "line", "kind", "error", "PDG", "found", "score", "deltas", "trail", "exact",
+           "secs", "slice lines"))
     for x in res:
-        print("%-20s %4d %-10s %-17s %5d %5s %6.3f %-5s %5.1f  %s" %
+        print("%-20s %4d %-10s %-17s %5d %5s %6.3f %6.3f %6s %-5s %5.1f  %s" %
               (x["name"], x["line"], x["kind"], x["error"], x["pdg"],
-               "yes" if x["found"] else "no", x["score"],
+               "yes" if x["found"] else "no", x["score"], x["dscore"],
+               "-" if x["ascore"] is None else "%.3f" % x["ascore"],
                {True: "yes", False: "no"}.get(x.get("exact"), "-"), x["seconds"],
                " ".join(map(str, x["slice"])) if x["status"] == "ok" else x["status"][:60]))
     n = len(res)
@@ -363,6 +375,14 @@ def main(argv):
         mean = sum(x["score"] for x in res) / n
         print("\n%d models: faulty line in the slice for %d (%.0f%%); mean score %.3f" %
               (n, found, 100.0 * found / n, mean))
+        ans = [x for x in res if x["status"] == "ok"]
+        if ans:
+            m = len(ans)
+            print("%d with a successful run: slice %d hits (%.0f%%), mean %.3f; all deltas "
+                  "%d hits, mean %.3f; the counterexample itself mean %.3f" %
+                  (m, sum(x["found"] for x in ans), 100.0 * sum(x["found"] for x in ans) / m,
+                   sum(x["score"] for x in ans) / m, sum(x["dfound"] for x in ans),
+                   sum(x["dscore"] for x in ans) / m, sum(x["ascore"] for x in ans) / m))
     return 0
 
 

@@ -35,7 +35,9 @@
  * changed action when b executes it too, else its deletion); for a violation of the
  * never claim, the origins of the differing variables the claim's move reads; for an
  * invalid end state, b's first step of each process after a's end (what a could not
- * do) with the origins of the differences it reads.  The slice is everything the seeds
+ * do) with the origins of the differences it reads, and for each process that stands
+ * elsewhere at a's end than b at that point, its last Δ up to there (a changed action,
+ * or steps one run took and the other did not).  The slice is everything the seeds
  * depend on, transitively.  Reads come from the statement texts (nr_reads).
  */
 #include "nr_internal.h"
@@ -493,6 +495,19 @@ static void seed_step(walk *w, size_t e)
     free(r);
 }
 
+/* The last Δ of process pid at M positions 0..e (NR_NONE if its steps there are all
+ * equal pairs). */
+static uint32_t last_delta_of(const walk *w, int pid, size_t e)
+{
+    for (size_t k = e + 1; k-- > 0;) {
+        const mpos *x = &w->M[k];
+        int p = x->i >= 0 ? w->a->step[x->i].pid : w->b->step[x->j].pid;
+        if (p == pid)
+            return w->pnode[k];
+    }
+    return NR_NONE;
+}
+
 static void seeds(walk *w, const cc_graph *g)
 {
     const nr_path *a = w->a, *b = w->b;
@@ -538,14 +553,17 @@ static void seeds(walk *w, const cc_graph *g)
         reads_of(w, b, y->j, &r, &nr);
     }
     /* a process that stands elsewhere at a's end than at b's matching point got there
-     * through its last changed action (an invalid end state that b avoids by taking
-     * another option and ending with a: nothing of b follows a's end to read) */
-    for (size_t pid = 0; pid < w->nctl; pid++) {
+     * through its last Δ up to a's end: a changed action, or steps one run took and
+     * the other did not (an invalid end state that b avoids by taking another option,
+     * or by moving the process on earlier, and ending with a: nothing of b follows
+     * a's end to read).  Since aligned pairs sit at one control location, a process
+     * whose last step up to there was an equal pair stands alike in both runs. */
+    for (int pid = 0; pid < 256; pid++) {
         int ta, ca, tb, cb;
-        bool ia = nr_location(w->m, sa, (int)pid, &ta, &ca);
-        bool ib = nr_location(w->m, sb, (int)pid, &tb, &cb);
+        bool ia = nr_location(w->m, sa, pid, &ta, &ca);
+        bool ib = nr_location(w->m, sb, pid, &tb, &cb);
         if (ia != ib || (ia && (ta != tb || ca != cb)))
-            seed(w, w->ctl[pid]);
+            seed(w, last_delta_of(w, pid, e));
     }
     /* an invalid end state: each process waits at its control state in a's last state
      * for one of the statements there (pan.t's transitions out of that state), so a

@@ -99,6 +99,13 @@ stock blocked
 near blocked
 check_json "$work/blocked/out.json" '12 in j["slice_lines"]'
 
+# 3d. an invalid end state that b avoids by moving the waiting process on earlier
+#     (inserted steps only): the slice holds them (it was empty before)
+stock moved_on
+near moved_on
+check_json "$work/moved_on/out.json" 'j["a"]["ends"].startswith("invalid end state") and j["counts"]["da"] == 0'
+check_json "$work/moved_on/out.json" '{66, 70} <= set(j["slice_lines"])'
+
 # 4. a safety ltl claim (the railway crossing's no_collision), stock pan's trail
 mkdir -p "$work/railway"
 cp "$root/cases/railway/railway.pml" "$work/railway/"
