@@ -4,7 +4,7 @@ does (section 5.2, after Renieris & Reiss): the fraction of the program a user n
 not read, walking breadth-first through the program dependence graph (PDG) from the
 report until a layer holds the faulty line.
 
-    nearest_faults.py [--keep DIR] [NAME ...]     (bench/nearest-faults.sh runs it)
+    nearest_faults.py [--keep DIR] [--run-to-end] [NAME ...]   (bench/nearest-faults.sh runs it)
 
 For each benchmark of bench/faults/faults.tsv (default: all): `pancause nearest
 NAME.pml --json out.json -- -m100000 [pan_flags]` explains stock pan's counterexample;
@@ -320,7 +320,7 @@ def one(r, keep):
         out = os.path.join(work, "out.json")
         t0 = time.time()
         p = subprocess.run([os.path.join(ROOT, "bin", "pancause"), "nearest", model, "--json",
-                            out, "--", "-m100000"] + flags, cwd=work, capture_output=True,
+                            out] + EXTRA + ["--", "-m100000"] + flags, cwd=work, capture_output=True,
                            text=True, timeout=600)
         secs = time.time() - t0
         res = {"name": r["name"], "line": faulty, "kind": r["kind"], "error": r["error"],
@@ -347,9 +347,15 @@ def one(r, keep):
         shutil.rmtree(work, ignore_errors=True)
 
 
+EXTRA = []  # options for every `pancause nearest` (--run-to-end)
+
+
 def main(argv):
     args = argv[1:]
     keep = None
+    if "--run-to-end" in args:
+        args.remove("--run-to-end")
+        EXTRA.append("--run-to-end")
     if "--keep" in args:
         k = args.index("--keep")
         keep = args[k + 1]

@@ -82,6 +82,8 @@ typedef struct {
     double budget;                        /* search nodes before giving up on exactness;
                                              < 0: the default (NR_BUDGET_*), 0: none */
     bool unicode;                         /* UTF-8 terminal: Δ, α in the text report */
+    bool run_to_end;                      /* --run-to-end: a finite b ends only in a valid
+                                             end state, never at a merely settled one */
 } nr_options;
 
 /* The default budget: room for the product of the graph with a long trail, without

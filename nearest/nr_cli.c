@@ -24,7 +24,7 @@
 static const char USAGE[] =
     "usage: pancause nearest MODEL.pml [--trail FILE] [--json FILE] [--html FILE]\n"
     "                        [--good-trail FILE] [--weights WP,WA[,WC]] [--budget N]\n"
-    "                        [--with-explain] [--with-causes] [--bfs] [--keep]\n"
+    "                        [--with-explain] [--with-causes] [--run-to-end] [--bfs] [--keep]\n"
     "                        [-- PAN OPTIONS]\n"
     "\n"
     "The closest successful execution to a counterexample of MODEL.pml (Groce's\n"
@@ -38,6 +38,8 @@ static const char USAGE[] =
     "  --json FILE, --html FILE, --good-trail FILE  outputs (the good run as a trail)\n"
     "  --weights WP,WA[,WC]  weights (default 1,1 and WC = variables + 2)\n"
     "  --budget N    search nodes before the result is marked not exact\n"
+    "  --run-to-end  b runs to a valid end state (or for ever, a lasso, where none\n"
+    "                is reachable) instead of stopping once it is settled\n"
     "  --with-explain  on the --html page, pancause explain's red dots for the\n"
     "                trail's ltl formula on a's steps\n"
     "  --with-causes   on the --html page, the causes ./pan -C finds (labelled\n"
@@ -48,7 +50,7 @@ static const char USAGE[] =
 
 typedef struct {
     const char *model, *trail, *json, *html, *good, *weights, *budget;
-    bool bfs, keep, with_explain, with_causes;
+    bool bfs, keep, with_explain, with_causes, run_to_end;
     char **pan;
     int npan;
 } cli;
@@ -78,6 +80,8 @@ static int parse(int argc, char **argv, cli *c)
             c->with_explain = true;
         else if (!strcmp(a, "--with-causes"))
             c->with_causes = true;
+        else if (!strcmp(a, "--run-to-end"))
+            c->run_to_end = true;
         else if (!strcmp(a, "--")) {
             c->pan = argv + i + 1;
             c->npan = argc - i - 1;
@@ -174,6 +178,8 @@ static int work(const cli *c, const char *root, const char *w, const char *base)
         OPT("--weights", c->weights);
         OPT("--budget", c->budget);
 #undef OPT
+        if (c->run_to_end)
+            pv[n++] = "--run-to-end";
         for (int i = 0; i < c->npan; i++)
             pv[n++] = c->pan[i];
         fflush(stdout);

@@ -129,7 +129,8 @@ typedef struct {
     const nr_path *a;
     long wp, wa, wc;
     int base;
-    size_t budget; /* expansions; 0 none */
+    size_t budget;   /* expansions; 0 none */
+    bool run_to_end; /* good ends are valid end states only (--run-to-end) */
 } nr_query;
 
 typedef struct {
@@ -154,7 +155,8 @@ typedef struct {
 
 int nr_search(const nr_query *q, nr_found *f);
 void nr_found_free(nr_found *f);
-/* A good end of a finite b: settled or a valid end state, with values, not bad. */
+/* A good end of a finite b: settled or a valid end state (with run_to_end: a valid end
+ * state only), with values, not bad. */
 bool nr_good_end(const nr_query *q, uint32_t s);
 
 /* ---- rows: the alignment as one sequence (nr_align.c) ---- */

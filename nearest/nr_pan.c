@@ -186,7 +186,8 @@ int nr_explain(cc_graph *g, nr_model *m, const nr_options *o, const nr_context *
                   .wp = o->wp,
                   .wa = o->wa,
                   .wc = o->wc >= 0 ? o->wc : default_wc(m, &a),
-                  .base = c->base};
+                  .base = c->base,
+                  .run_to_end = o->run_to_end};
     double b = o->budget;
     if (b < 0) {
         b = NR_BUDGET_PER_STATE * (double)cc_graph_states(g);
@@ -203,10 +204,12 @@ int nr_explain(cc_graph *g, nr_model *m, const nr_options *o, const nr_context *
                   "the search for an infinite one (its node keys would not fit 64 bits)");
     } else if (!f.found) {
         char *why = u_fmt("no successful run: every run of %s violates the property before it "
-                          "reaches a settled state or a valid end state, and none runs for ever "
+                          "reaches %s, and none runs for ever "
                           "without violating%s, so there is nothing to compare the "
                           "counterexample with (the method needs one)",
                           c->model,
+                          o->run_to_end ? "a valid end state (--run-to-end)"
+                                        : "a settled state or a valid end state",
                           c->nwhy ? " (in the part of the graph the limited search "
                                     "recorded)"
                                   : "");

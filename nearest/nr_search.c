@@ -12,7 +12,8 @@
  *                      the state before a's step i, Δα when the transition differs);
  *   claim    (t, i)    cost 0        the never claim moves (not a step).
  * b never takes a move into CC_SINK (a violating move) and never enters a bad state;
- * a node (u, n) with u a good end (settled or a valid end state) ends the search.
+ * a node (u, n) with u a good end (settled or a valid end state; with --run-to-end a
+ * valid end state only) ends the search.
  * Every successful b with an alignment is a path from (root, 0) to such a node, of
  * cost d, and back, so the first goal taken from the queue is a nearest b.
  *
@@ -82,6 +83,8 @@ bool nr_good_end(const nr_query *q, uint32_t s)
         return false;
     if (q->m->vend[s] == NR_END_NEVER)
         return false;
+    if (q->run_to_end)
+        return q->m->vend[s] == NR_END_VALID;
     return !(q->sf[s] & CC_SF_DOOM) || q->m->vend[s] == NR_END_VALID;
 }
 

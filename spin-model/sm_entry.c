@@ -61,6 +61,7 @@ static const char *const HELP_NEAREST =
     "\n"
     "usage: ./pan -C --nearest TRAIL [pan options] [--json FILE] [--html FILE]\n"
     "              [--good-trail FILE] [--weights WP,WA[,WC]] [--budget N]\n"
+    "              [--run-to-end]\n"
     "\n"
     "The closest successful execution to the counterexample TRAIL (a trail of\n"
     "stock pan or of --trails): the run that never violates and ends settled or\n"
@@ -74,6 +75,8 @@ static const char *const HELP_NEAREST =
     "                unaligned steps (default 1,1 and WC = variables + 2)\n"
     "  --budget N    search nodes before the result is reported as not exact\n"
     "                (default 50 per recorded state, at least 5e7; 0 = none)\n"
+    "  --run-to-end  b may not stop at a merely settled state: it runs to a valid\n"
+    "                end state, or for ever (a lasso) where none can be reached\n"
     "./pan -C --nearest-graph FILE [pan options]: the recorded graph with every\n"
     "state's values as text (nearest/nr_graph.c), for pancause temporal.\n";
 
@@ -125,6 +128,11 @@ static int nearest_option(smh_config *cfg, const char *a, const char *val, int *
             fprintf(stderr, "pan: --budget needs a number of search nodes >= 0\n");
             return 2;
         }
+        return 0;
+    }
+    if (!strcmp(a, "--run-to-end")) {
+        o->run_to_end = true;
+        *used = 0;
         return 0;
     }
     if (!strcmp(a, "--exact-states")) {

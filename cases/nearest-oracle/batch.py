@@ -7,7 +7,8 @@ For each seed SEED .. SEED+N-1 (default 1): gen.py writes a model; SPIN and the
 project's `make pan` build its pan (every fourth model the breadth-first one,
 BFS=1, whose stock search writes shortest trails); stock pan (./pan without -C)
 writes its counterexample trail; `./pan -C --nearest TRAIL --json --good-trail`
-answers (every third model with random weights); reference.py checks the answer
+answers (every third model with random weights, every fifth with --run-to-end, both
+passed to the reference too); reference.py checks the answer
 (--check): the same minimal distance, pancause's good run replays in SPIN, never
 violates and ends settled or in a valid end state, its distance by the DP and
 the cost of pancause's alignment are pancause's distance; or both find no
@@ -62,6 +63,8 @@ def one(seed, work, keep, model_file=None):
         if seed % 3 == 2:
             r = random.Random(seed)
             wopt = ["--weights", "%d,%d,%d" % (r.randint(0, 3), r.randint(0, 3), r.randint(1, 6))]
+        if seed % 5 == 4:  # b must run to a valid end state (or for ever)
+            wopt.append("--run-to-end")
         rc, out = sh(["./pan", "-m10000", "-w16", "-C", "--nearest", "model.pml.trail", "--json",
                       "out.json", "--good-trail", "good.trail"] + wopt, d)
         log.append("pan -C --nearest exit %d\n%s" % (rc, out[-3000:]))

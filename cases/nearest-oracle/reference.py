@@ -36,6 +36,9 @@ lasso, with the prefix's row[n] after that step as its distance d(a,
 stem.loop).  Loop prefixes still extend after closing (longer loops are
 lassos too).  The dominance pruning keys on (anchor, state); the length bound
 is the same.
+
+With --run-to-end (README: the option of the same name) a finite successful run
+must end in a valid end state: good_end drops "settled"; the rest is unchanged.
 """
 
 import json
@@ -229,7 +232,14 @@ def alignment_cost(model, W, a, sa, b, sb, pairs):
     return cost + W[2] * (len(a) - len(used_i) + len(b) - len(used_j))
 
 
+# --run-to-end: a finite successful run must end in a valid end state; a settled state
+# that is not one does not end it (lassos then answer where no valid end is reachable)
+RUN_TO_END = False
+
+
 def good_end(model, settled, s):
+    if RUN_TO_END:
+        return model.valid_end(s)
     return s in settled or model.valid_end(s)
 
 
@@ -372,6 +382,10 @@ def main(argv):
     if "--plain" in args:
         args.remove("--plain")
         plain = True
+    if "--run-to-end" in args:
+        args.remove("--run-to-end")
+        global RUN_TO_END
+        RUN_TO_END = True
     model_path, trail_path = args
     try:
         model, g, a, sa, a_final = load(model_path, trail_path)

@@ -117,6 +117,30 @@ else
     bad "railway: stock pan wrote no trail"
 fi
 
+# 4c. a BEEM model (bakery.1: cyclic, every location labelled, no end labels): by
+#     default b is a without its last step (the state before the deadlock is settled:
+#     only a labelled move leads on); with --run-to-end b may not stop there and, no
+#     valid end state being reachable, is a lasso that spin -t replays with its cycle
+stock bakery1
+near bakery1
+check_json "$work/bakery1/out.json" 'not j["run_to_end"] and j["counts"]["deleted"] == 1 and j["counts"]["inserted"] == 0 and len(j["b"]["steps"]) + 1 == len(j["a"]["steps"])'
+d="$work/bakery1"
+if "$pc" nearest "$d/bakery1.pml" --run-to-end --json "$d/rte.json" --good-trail "$d/rte.trail" \
+    >"$d/rte.out" 2>&1; then ok; else bad "bakery1 --run-to-end: exit $?: $(tail -3 "$d/rte.out")"; fi
+check_json "$d/rte.json" 'j["run_to_end"] and j["b"]["lasso"] is True and j["exact"] and j["distance"] > j["weights"]["wc"]'
+(cd "$d" && spin -t -k rte.trail -p bakery1.pml) >"$d/rte.replay" 2>&1
+grep -q 'START OF CYCLE' "$d/rte.replay" && ! grep -Eqi 'violated|invalid end' "$d/rte.replay" && ok ||
+    bad "bakery1 --run-to-end: the lasso does not replay with its cycle"
+# a model whose every run deadlocks: by default b stops at the settled initial state;
+# with --run-to-end there is no successful run: refused, nothing written
+stock stuck
+near stuck
+check_json "$work/stuck/out.json" 'len(j["b"]["steps"]) == 0'
+"$pc" nearest "$work/stuck/stuck.pml" --run-to-end --json "$work/stuck/rte.json" >"$work/stuck/rte.out" 2>&1
+rc=$?
+grep -q 'valid end state (--run-to-end)' "$work/stuck/rte.out" && [ $rc -eq 1 ] && [ ! -e "$work/stuck/rte.json" ] && ok ||
+    bad "stuck --run-to-end: rc $rc, $(tail -2 "$work/stuck/rte.out")"
+
 # 4b. a cyclic protocol without any finite successful run (abp-like, its fault at line
 #     49): b is a lasso, its loop marked in the JSON, the text and the trail (pan's
 #     -1:-1:-1, which spin -t replays as <<<<<START OF CYCLE>>>>>)
