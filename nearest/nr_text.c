@@ -16,8 +16,10 @@ const char *nr_b_end(const nr_report *r)
     const nr_path *b = &r->f->b;
     uint32_t s = b->state[b->nmoves];
     if (r->f->lasso)
-        return "a loop: it runs for ever without violating (the model has no finite "
-               "successful run)";
+        return r->o && r->o->run_to_end ? "a loop: it runs for ever without violating (no "
+                                          "valid end state is reachable, --run-to-end)"
+                                        : "a loop: it runs for ever without violating (the "
+                                          "model has no finite successful run)";
     return r->m->vend[s] == NR_END_VALID ? "a valid end state"
                                          : "a settled state (no violation is reachable "
                                            "by silent moves)";
@@ -133,6 +135,21 @@ static void delta_line(FILE *f, const nr_report *r, size_t k)
     }
 }
 
+/* Whether b is a with its last steps deleted and nothing else changed, ending at a
+ * merely settled state: the explanation then only says "do not take the last steps". */
+static bool stops_early(const nr_report *r)
+{
+    const nr_deltas *d = r->d;
+    const nr_path *b = &r->f->b;
+    if (r->o->run_to_end || r->f->lasso || d->dp || d->da || d->dc_b || !d->dc_a ||
+        b->n + d->dc_a != r->a->n || r->m->vend[b->state[b->nmoves]] == NR_END_VALID)
+        return false;
+    for (size_t k = 0; k < d->n; k++)
+        if (d->d[k].kind == NR_D_DELETED && d->d[k].step_a < (long)b->n)
+            return false;
+    return true;
+}
+
 int nr_text_report(FILE *f, const nr_report *r)
 {
     const nr_deltas *d = r->d;
@@ -142,8 +159,10 @@ int nr_text_report(FILE *f, const nr_report *r)
     if (r->f->lasso)
         fprintf(f,
                 "  b (successful run): a lasso, %zu steps of stem, then steps %zu-%zu (marked @) "
-                "repeat for ever without violating (the model has no finite successful run)\n",
-                r->f->loop_step, r->f->loop_step + 1, r->f->b.n);
+                "repeat for ever without violating (%s)\n",
+                r->f->loop_step, r->f->loop_step + 1, r->f->b.n,
+                r->o->run_to_end ? "no valid end state is reachable, --run-to-end"
+                                 : "the model has no finite successful run");
     else
         fprintf(f, "  b (successful run): %zu steps, ends in %s\n", r->f->b.n, nr_b_end(r));
     fprintf(f, "  distance d(a, b) = %ld", r->f->distance);
@@ -178,6 +197,13 @@ int nr_text_report(FILE *f, const nr_report *r)
                 r->f->lasso ? "; the stem and one pass of the loop, which starts at SPIN's "
                               "<<<<<START OF CYCLE>>>>>"
                             : "");
+    if (stops_early(r))
+        fprintf(f,
+                "  note: b is a cut short: it stops at a settled state (no violation "
+                "reachable by silent moves), which says only that a's last step%s led into "
+                "the violation; --run-to-end asks for a b that runs to a valid end state or "
+                "for ever\n",
+                d->dc_a == 1 ? "" : "s");
     fprintf(f, "  search: %zu nodes expanded of %zu, %.2f s; total %.2f s, peak %.1f MB\n",
             r->f->expanded, r->f->nodes, r->search_seconds, r->seconds, r->peak_mb);
     return 0;

@@ -128,6 +128,9 @@ d="$work/bakery1"
 if "$pc" nearest "$d/bakery1.pml" --run-to-end --json "$d/rte.json" --good-trail "$d/rte.trail" \
     >"$d/rte.out" 2>&1; then ok; else bad "bakery1 --run-to-end: exit $?: $(tail -3 "$d/rte.out")"; fi
 check_json "$d/rte.json" 'j["run_to_end"] and j["b"]["lasso"] is True and j["exact"] and j["distance"] > j["weights"]["wc"]'
+grep -q 'note: b is a cut short' "$d/near.out" && ! grep -q 'cut short' "$d/rte.out" &&
+    grep -q 'no valid end state is reachable, --run-to-end' "$d/rte.out" && ok ||
+    bad "bakery1: the text does not say that b is a cut short (or says it of the lasso)"
 (cd "$d" && spin -t -k rte.trail -p bakery1.pml) >"$d/rte.replay" 2>&1
 grep -q 'START OF CYCLE' "$d/rte.replay" && ! grep -Eqi 'violated|invalid end' "$d/rte.replay" && ok ||
     bad "bakery1 --run-to-end: the lasso does not replay with its cycle"
