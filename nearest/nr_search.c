@@ -75,6 +75,7 @@ typedef struct {
      * once the tables' budget is spent) a table of the process moves from each state
      * of its component back to it, saturated at UINT16_MAX (R) */
     uint32_t *loc, *csize, *rstart, *rsrc;
+    uint32_t *mem, *mstart, *bd, *bcur, *bnxt; /* back_init says */
     u_map back;
     uint16_t **R;
     size_t nR, capR, Rbytes;
@@ -107,53 +108,59 @@ static bool usable(const nr_query *q, uint32_t t)
     return cc_is_state(t) && !(q->sf[t] & CC_SF_BAD) && nr_model_has(q->m, t);
 }
 
-/* D: the least number of process moves from each state to a target (tgt[s] !=
- * INF_D; NULL: the good ends), through usable states (a 0-1 breadth-first search
- * backwards: claim moves cost 0). */
-static uint32_t *dist_to(const nr_query *q, const uint32_t *tgt)
+/* The usable moves reversed, as CSR: the sources of the moves into t are
+ * src[start[t] .. start[t+1]-1], bit 31 set for a claim move; with comp, only moves
+ * inside a component (comp[s] == comp[t] != INF_D).  0, or -1 out of memory. */
+static int reverse_moves(const nr_query *q, const uint32_t *comp, uint32_t **startp,
+                         uint32_t **srcp)
 {
     size_t n = cc_graph_states(q->g);
-    uint32_t *D = malloc((n + 1) * sizeof *D);
-    uint32_t *start = calloc(n + 2, sizeof *start);
-    uint32_t *src = NULL, *cur = NULL, *nxt = NULL;
-    if (!D || !start)
-        goto fail;
-    for (size_t s = 0; s < n; s++) {
-        D[s] = INF_D;
-        if (!usable(q, (uint32_t)s))
-            continue;
-        for (uint32_t e = cc_graph_first(q->g, (uint32_t)s); e != CC_NONE_EDGE;
-             e = cc_graph_next(q->g, e))
-            if (usable(q, cc_graph_target(q->g, e)))
-                start[cc_graph_target(q->g, e) + 1]++;
-    }
-    for (size_t s = 0; s < n; s++)
-        start[s + 1] += start[s];
-    src = malloc((start[n] + 1) * sizeof *src);
-    cur = malloc((n + 1) * sizeof *cur);
-    nxt = malloc((n + 1) * sizeof *nxt);
-    if (!src || !cur || !nxt)
-        goto fail;
-    memcpy(cur, start, n * sizeof *cur);
-    for (size_t s = 0; s < n; s++) {
-        if (!usable(q, (uint32_t)s))
-            continue;
-        for (uint32_t e = cc_graph_first(q->g, (uint32_t)s); e != CC_NONE_EDGE;
-             e = cc_graph_next(q->g, e)) {
-            uint32_t t = cc_graph_target(q->g, e);
-            if (usable(q, t))
-                src[cur[t]++] = (uint32_t)s | (cc_graph_claim(q->g, e) ? 1u << 31 : 0);
+    uint32_t *start = calloc(n + 2, sizeof *start), *src = NULL, *at = NULL;
+    for (int pass = 0; start && pass < 2; pass++) {
+        if (pass) {
+            for (size_t s = 0; s < n; s++)
+                start[s + 1] += start[s];
+            src = malloc((start[n] + 1) * sizeof *src);
+            at = malloc((n + 1) * sizeof *at);
+            if (!src || !at)
+                break;
+            memcpy(at, start, n * sizeof *at);
+        }
+        for (size_t s = 0; s < n; s++) {
+            if (!usable(q, (uint32_t)s) || (comp && comp[s] == INF_D))
+                continue;
+            for (uint32_t e = cc_graph_first(q->g, (uint32_t)s); e != CC_NONE_EDGE;
+                 e = cc_graph_next(q->g, e)) {
+                uint32_t t = cc_graph_target(q->g, e);
+                if (!usable(q, t) || (comp && comp[t] != comp[s]))
+                    continue;
+                if (pass)
+                    src[at[t]++] = (uint32_t)s | (cc_graph_claim(q->g, e) ? 1u << 31 : 0);
+                else
+                    start[t + 1]++;
+            }
         }
     }
-    /* level by level: a level's claim moves keep it, process moves make the next */
-    size_t nc = 0, nx = 0;
-    for (size_t s = 0; s < n; s++)
-        if (tgt ? tgt[s] != INF_D : nr_good_end(q, (uint32_t)s)) {
-            D[s] = 0;
-            cur[nc++] = (uint32_t)s;
-        }
+    free(at);
+    if (!start || !src) {
+        free(start);
+        free(src);
+        return -1;
+    }
+    *startp = start;
+    *srcp = src;
+    return 0;
+}
+
+/* Level by level from the nc states in cur (D 0 there, INF_D or more elsewhere):
+ * D[s] becomes the least number of process moves from s to one of them along the
+ * reversed moves (claim moves cost 0, so a level's claim moves keep it).  cur and
+ * nxt have room for every state: each enters a level's list at most once. */
+static void levels(const uint32_t *start, const uint32_t *src, uint32_t *D, uint32_t *cur,
+                   size_t nc, uint32_t *nxt)
+{
     for (uint32_t d = 0; nc; d++) {
-        nx = 0;
+        size_t nx = 0;
         for (size_t k = 0; k < nc; k++) {
             uint32_t t = cur[k];
             if (D[t] != d)
@@ -165,7 +172,7 @@ static uint32_t *dist_to(const nr_query *q, const uint32_t *tgt)
                 if (ds < D[s]) {
                     D[s] = ds;
                     if (claim)
-                        cur[nc++] = s; /* same level: nc grows; each state once per level */
+                        cur[nc++] = s; /* same level: nc grows */
                     else
                         nxt[nx++] = s;
                 }
@@ -176,18 +183,36 @@ static uint32_t *dist_to(const nr_query *q, const uint32_t *tgt)
         nxt = t;
         nc = nx;
     }
+}
+
+/* D: the least number of process moves from each state to a target (tgt[s] !=
+ * INF_D; NULL: the good ends), through usable states (a 0-1 breadth-first search
+ * backwards: claim moves cost 0). */
+static uint32_t *dist_to(const nr_query *q, const uint32_t *tgt)
+{
+    size_t n = cc_graph_states(q->g);
+    uint32_t *D = malloc((n + 1) * sizeof *D), *start = NULL, *src = NULL;
+    uint32_t *cur = malloc((n + 1) * sizeof *cur), *nxt = malloc((n + 1) * sizeof *nxt);
+    if (!D || !cur || !nxt || reverse_moves(q, NULL, &start, &src)) {
+        free(D);
+        free(cur);
+        free(nxt);
+        return NULL;
+    }
+    size_t nc = 0;
+    for (size_t s = 0; s < n; s++) {
+        D[s] = INF_D;
+        if (usable(q, (uint32_t)s) && (tgt ? tgt[s] != INF_D : nr_good_end(q, (uint32_t)s))) {
+            D[s] = 0;
+            cur[nc++] = (uint32_t)s;
+        }
+    }
+    levels(start, src, D, cur, nc, nxt);
     free(start);
     free(src);
     free(cur);
     free(nxt);
     return D;
-fail:
-    free(D);
-    free(start);
-    free(src);
-    free(cur);
-    free(nxt);
-    return NULL;
 }
 
 /* Per usable state, the id of its strongly connected component (over usable states
@@ -276,51 +301,40 @@ done:
 #define BACK_BUDGET ((size_t)256 << 20)
 #define NO_TABLE    (U_INVALID - 1)
 
-/* Prepares the way back: loc, csize and the reversed moves inside components. */
+/* Prepares the way back: loc, csize, the members of each component (mem from
+ * mstart[c]), the reversed moves inside components, and the level search's arrays
+ * (bd all INF_D between two tables). */
 static int back_init(srch *S)
 {
-    const nr_query *q = S->q;
-    size_t n = cc_graph_states(q->g);
+    size_t n = cc_graph_states(S->q->g);
     S->loc = malloc((n + 1) * sizeof *S->loc);
-    S->csize = calloc(n + 1, sizeof *S->csize);
-    S->rstart = calloc(n + 2, sizeof *S->rstart);
-    if (!S->loc || !S->csize || !S->rstart)
+    S->csize = calloc(n + 2, sizeof *S->csize);
+    S->mem = malloc((n + 1) * sizeof *S->mem);
+    S->bd = malloc((n + 1) * sizeof *S->bd);
+    S->bcur = malloc((n + 1) * sizeof *S->bcur);
+    S->bnxt = malloc((n + 1) * sizeof *S->bnxt);
+    if (!S->loc || !S->csize || !S->mem || !S->bd || !S->bcur || !S->bnxt)
         return -1;
     for (size_t s = 0; s < n; s++) {
+        S->bd[s] = INF_D;
         S->loc[s] = S->scc[s] == INF_D ? INF_D : S->csize[S->scc[s]]++;
-        if (S->scc[s] == INF_D)
-            continue;
-        for (uint32_t e = cc_graph_first(q->g, (uint32_t)s); e != CC_NONE_EDGE;
-             e = cc_graph_next(q->g, e)) {
-            uint32_t t = cc_graph_target(q->g, e);
-            if (usable(q, t) && S->scc[t] == S->scc[s])
-                S->rstart[t + 1]++;
-        }
     }
-    for (size_t s = 0; s < n; s++)
-        S->rstart[s + 1] += S->rstart[s];
-    uint32_t *cur = malloc((n + 1) * sizeof *cur);
-    if (!cur || !(S->rsrc = malloc((S->rstart[n] + 1) * sizeof *S->rsrc))) {
-        free(cur);
+    /* mem: the states of component c at mem[mstart[c] + loc] */
+    uint32_t *first = calloc(n + 2, sizeof *first);
+    if (!first)
         return -1;
-    }
-    memcpy(cur, S->rstart, n * sizeof *cur);
-    for (size_t s = 0; s < n; s++) {
-        if (S->scc[s] == INF_D)
-            continue;
-        for (uint32_t e = cc_graph_first(q->g, (uint32_t)s); e != CC_NONE_EDGE;
-             e = cc_graph_next(q->g, e)) {
-            uint32_t t = cc_graph_target(q->g, e);
-            if (usable(q, t) && S->scc[t] == S->scc[s])
-                S->rsrc[cur[t]++] = (uint32_t)s | (cc_graph_claim(q->g, e) ? 1u << 31 : 0);
-        }
-    }
-    free(cur);
-    return 0;
+    for (size_t c = 0; c < n; c++)
+        first[c + 1] = first[c] + S->csize[c];
+    for (size_t s = 0; s < n; s++)
+        if (S->scc[s] != INF_D)
+            S->mem[first[S->scc[s]] + S->loc[s]] = (uint32_t)s;
+    S->mstart = first;
+    return reverse_moves(S->q, S->scc, &S->rstart, &S->rsrc);
 }
 
-/* The table of anchor anc (made on first use, as dist_to's levels: claim moves cost
- * 0), or NULL when it has none (out of budget, or out of memory: S->oom). */
+/* The table of anchor anc (made on first use by levels() from the anchor over the
+ * moves inside its component), or NULL when it has none (out of budget, or out of
+ * memory: S->oom). */
 static const uint16_t *back_table(srch *S, uint32_t anc)
 {
     uint32_t slot = u_map_get(&S->back, anc);
@@ -328,57 +342,27 @@ static const uint16_t *back_table(srch *S, uint32_t anc)
         return NULL;
     if (slot != U_INVALID)
         return S->R[slot];
-    size_t m = S->csize[S->scc[anc]];
+    uint32_t c = S->scc[anc];
+    size_t m = S->csize[c];
     uint16_t *r = NULL;
-    uint32_t *cur = NULL, *nxt = NULL;
-    bool fits = S->Rbytes + m * sizeof *r <= BACK_BUDGET && !U_GROW(S->R, S->capR, S->nR);
-    if (fits && (!(r = malloc(m * sizeof *r)) || !(cur = malloc(m * sizeof *cur)) ||
-                 !(nxt = malloc(m * sizeof *nxt)))) {
-        free(r);
-        free(cur);
-        S->oom = true;
-        return NULL;
-    }
-    if (!fits) {
+    if (S->Rbytes + m * sizeof *r > BACK_BUDGET) {
         if (u_map_put(&S->back, anc, NO_TABLE))
             S->oom = true;
         return NULL;
     }
-    /* states by local index: the reversed moves name states, so keep them in cur/nxt */
-    for (size_t k = 0; k < m; k++)
-        r[k] = UINT16_MAX;
-    size_t nc = 0, nx = 0;
-    r[S->loc[anc]] = 0;
-    cur[nc++] = anc;
-    for (uint32_t d = 0; nc; d++) {
-        nx = 0;
-        for (size_t k = 0; k < nc; k++) {
-            uint32_t t = cur[k];
-            if (r[S->loc[t]] != d)
-                continue;
-            for (uint32_t j = S->rstart[t]; j < S->rstart[t + 1]; j++) {
-                uint32_t s = S->rsrc[j] & ~(1u << 31);
-                uint32_t ds = d + !(S->rsrc[j] >> 31);
-                if (ds < r[S->loc[s]]) {
-                    r[S->loc[s]] = (uint16_t)(ds < UINT16_MAX ? ds : UINT16_MAX);
-                    if (ds == d)
-                        cur[nc++] = s; /* each state once per level, as in dist_to */
-                    else if (ds < UINT16_MAX)
-                        nxt[nx++] = s;
-                }
-            }
-        }
-        uint32_t *t = cur;
-        cur = nxt;
-        nxt = t;
-        nc = nx;
-    }
-    free(cur);
-    free(nxt);
-    if (u_map_put(&S->back, anc, (uint32_t)S->nR)) {
+    if (U_GROW(S->R, S->capR, S->nR) || !(r = malloc(m * sizeof *r)) ||
+        u_map_put(&S->back, anc, (uint32_t)S->nR)) {
         free(r);
         S->oom = true;
         return NULL;
+    }
+    S->bd[anc] = 0;
+    S->bcur[0] = anc;
+    levels(S->rstart, S->rsrc, S->bd, S->bcur, 1, S->bnxt);
+    for (size_t k = 0; k < m; k++) {
+        uint32_t s = S->mem[S->mstart[c] + k];
+        r[k] = (uint16_t)(S->bd[s] < UINT16_MAX ? S->bd[s] : UINT16_MAX);
+        S->bd[s] = INF_D; /* ready for the next table */
     }
     S->R[S->nR++] = r;
     S->Rbytes += m * sizeof *r;
@@ -750,6 +734,11 @@ static void release(srch *S)
     free(S->csize);
     free(S->rstart);
     free(S->rsrc);
+    free(S->mem);
+    free(S->mstart);
+    free(S->bd);
+    free(S->bcur);
+    free(S->bnxt);
     for (size_t k = 0; k < S->nR; k++)
         free(S->R[k]);
     free(S->R);
@@ -816,7 +805,7 @@ int nr_search(const nr_query *q, nr_found *f)
     int rc = 0;
     f->nodes = S.nn;
     f->bytes = S.cap * (6 * 4 + 8 + 3) + S.hcap * sizeof(hent) + u_map_bytes(&S.at) +
-               (cc_graph_states(q->g) + 1) * (S.lasso ? 20 : 4) + S.Rbytes +
+               (cc_graph_states(q->g) + 1) * (S.lasso ? 36 : 4) + S.Rbytes +
                (S.rsrc ? S.rstart[cc_graph_states(q->g)] * 4 : 0) + u_map_bytes(&S.back);
     if (S.oom && goal == U_INVALID && cand == U_INVALID)
         rc = -1;
