@@ -170,9 +170,9 @@ int nr_text_report(FILE *f, const nr_report *r)
         fprintf(f, " (exact: no successful run is nearer)\n");
     else
         fprintf(f,
-                " (NOT EXACT: the search stopped at its budget of %.0f nodes; no run is "
-                "nearer than %ld; raise --budget)\n",
-                r->o->budget, r->f->lower);
+                " (NOT EXACT: the search stopped at its budget of %zu expanded nodes; no run "
+                "is nearer than %ld; raise --budget)\n",
+                r->f->expanded, r->f->lower);
     for (size_t k = 0; k < r->c->nwhy; k++)
         fprintf(f, "  INCOMPLETE graph: %s\n", r->c->why[k]);
     fprintf(f,

@@ -73,6 +73,13 @@ near minmax
 check_json "$work/minmax/out.json" 'j["distance"] == 34'
 check_json "$work/minmax/out.json" '32 in j["slice_lines"]'
 grep -q 'changed action' "$work/minmax/near.out" && ok || bad "minmax: no changed action in the text"
+# stopped by its budget: not exact, says how many nodes it expanded, still a real run
+"$pc" nearest "$work/minmax/minmax.pml" --budget 3 --json "$work/minmax/b3.json" \
+    --good-trail "$work/minmax/b3.trail" >"$work/minmax/b3.out" 2>&1 && ok || bad "minmax --budget 3: exit $?"
+grep -q 'NOT EXACT: the search stopped at its budget of 3 expanded nodes' "$work/minmax/b3.out" && ok ||
+    bad "minmax --budget 3: $(grep -m1 distance "$work/minmax/b3.out")"
+check_json "$work/minmax/b3.json" 'not j["exact"] and j["distance"] >= 34 and j["lower_bound"] <= 34'
+replays "$work/minmax/minmax.pml" "$work/minmax/b3.trail"
 
 # 2. the thesis' mutex (section 9.3): the explanation points at the missing lock call
 #    on line 24 as the thesis' Figure 9.3 does: the branch before it taken the other
