@@ -219,6 +219,12 @@ int nr_html_write(FILE *f, const void *arg)
             "%zu changed actions + W<sub>c</sub> %ld &times; %zu unaligned steps (%zu of a, %zu of "
             "b).</p>\n",
             r->wp, d->dp, r->wa, d->da, r->wc, d->dc_a + d->dc_b, d->dc_a, d->dc_b);
+    if (nr_cut_short(r))
+        fputs("<p class=\"note\" id=\"cut-short\">Note: b is a cut short: it stops at a settled "
+              "state (no violation reachable by silent moves), which says only that a's last "
+              "steps led into the violation; <code>--run-to-end</code> asks for a b that runs to "
+              "a valid end state or for ever.</p>\n",
+              f);
     for (size_t k = 0; k < r->c->nwhy; k++) {
         fputs("<p class=\"incomplete\">INCOMPLETE graph: ", f);
         esc(f, r->c->why[k]);

@@ -231,6 +231,9 @@ int nr_marks_add(const char *html, const char *w, const char *model, const char 
 char *nr_step_text(const nr_model *m, const nr_path *p, size_t k);
 /* How b ends: "a valid end state" or "a settled state". */
 const char *nr_b_end(const nr_report *r);
+/* Whether b is only a with its last steps cut, ending at a merely settled state (the
+ * reports then point at --run-to-end). */
+bool nr_cut_short(const nr_report *r);
 /* Display text of a value of a Δ ("absent" when the variable does not exist). */
 char *nr_delta_value(const nr_model *m, const nr_delta *d, bool b);
 

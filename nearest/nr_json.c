@@ -2,7 +2,8 @@
  * nr_json.c - the nearest result as JSON (--json FILE).
  *
  * Keys: model, trail, exact, lower_bound (when not exact), run_to_end (whether b had to
- * end in a valid end state, --run-to-end), incomplete (why the graph
+ * end in a valid end state, --run-to-end), cut_short (b is only a with its last steps
+ * cut, at a merely settled state), incomplete (why the graph
  * may be partial), weights {wp, wa, wc}, distance, counts {dp, da, dc, deleted,
  * inserted}, a and b (ends, steps: each {step, pid, proc, line, text, pr, tid}; b also
  * lasso and loop_step: b runs for ever, its steps loop_step .. the last repeating),
@@ -135,6 +136,8 @@ int nr_json_write(FILE *f, const void *arg)
     u_json_int(&j, r->f->lower);
     u_json_key(&j, "run_to_end");
     u_json_bool(&j, r->o->run_to_end);
+    u_json_key(&j, "cut_short");
+    u_json_bool(&j, nr_cut_short(r));
     u_json_key(&j, "incomplete");
     u_json_arr(&j);
     for (size_t k = 0; k < r->c->nwhy; k++)

@@ -25,6 +25,21 @@ const char *nr_b_end(const nr_report *r)
                                            "by silent moves)";
 }
 
+/* Whether b is a with its last steps deleted and nothing else changed, ending at a
+ * merely settled state: the explanation then only says "do not take the last steps". */
+bool nr_cut_short(const nr_report *r)
+{
+    const nr_deltas *d = r->d;
+    const nr_path *b = &r->f->b;
+    if ((r->o && r->o->run_to_end) || r->f->lasso || d->dp || d->da || d->dc_b || !d->dc_a ||
+        b->n + d->dc_a != r->a->n || r->m->vend[b->state[b->nmoves]] == NR_END_VALID)
+        return false;
+    for (size_t k = 0; k < d->n; k++)
+        if (d->d[k].kind == NR_D_DELETED && d->d[k].step_a < (long)b->n)
+            return false;
+    return true;
+}
+
 char *nr_step_text(const nr_model *m, const nr_path *p, size_t k)
 {
     const nr_step *s = &p->step[k];
@@ -135,21 +150,6 @@ static void delta_line(FILE *f, const nr_report *r, size_t k)
     }
 }
 
-/* Whether b is a with its last steps deleted and nothing else changed, ending at a
- * merely settled state: the explanation then only says "do not take the last steps". */
-static bool stops_early(const nr_report *r)
-{
-    const nr_deltas *d = r->d;
-    const nr_path *b = &r->f->b;
-    if (r->o->run_to_end || r->f->lasso || d->dp || d->da || d->dc_b || !d->dc_a ||
-        b->n + d->dc_a != r->a->n || r->m->vend[b->state[b->nmoves]] == NR_END_VALID)
-        return false;
-    for (size_t k = 0; k < d->n; k++)
-        if (d->d[k].kind == NR_D_DELETED && d->d[k].step_a < (long)b->n)
-            return false;
-    return true;
-}
-
 int nr_text_report(FILE *f, const nr_report *r)
 {
     const nr_deltas *d = r->d;
@@ -197,7 +197,7 @@ int nr_text_report(FILE *f, const nr_report *r)
                 r->f->lasso ? "; the stem and one pass of the loop, which starts at SPIN's "
                               "<<<<<START OF CYCLE>>>>>"
                             : "");
-    if (stops_early(r))
+    if (nr_cut_short(r))
         fprintf(f,
                 "  note: b is a cut short: it stops at a settled state (no violation "
                 "reachable by silent moves), which says only that a's last step%s led into "

@@ -135,6 +135,11 @@ d="$work/bakery1"
 if "$pc" nearest "$d/bakery1.pml" --run-to-end --json "$d/rte.json" --good-trail "$d/rte.trail" \
     >"$d/rte.out" 2>&1; then ok; else bad "bakery1 --run-to-end: exit $?: $(tail -3 "$d/rte.out")"; fi
 check_json "$d/rte.json" 'j["run_to_end"] and j["b"]["lasso"] is True and j["exact"] and j["distance"] > j["weights"]["wc"]'
+check_json "$d/out.json" 'j["cut_short"]'
+check_json "$d/rte.json" 'not j["cut_short"]'
+check_json "$work/minmax/out.json" 'not j["cut_short"]'
+grep -q 'id="cut-short"' "$d/out.html" && ! grep -q 'id="cut-short"' "$work/minmax/out.html" && ok ||
+    bad "bakery1: the page does not note that b is a cut short (or minmax's does)"
 grep -q 'note: b is a cut short' "$d/near.out" && ! grep -q 'cut short' "$d/rte.out" &&
     grep -q 'no valid end state is reachable, --run-to-end' "$d/rte.out" && ok ||
     bad "bakery1: the text does not say that b is a cut short (or says it of the lasso)"

@@ -87,6 +87,9 @@ run minmax "$fix/minmax.pml"      # a changed action, a deleted and an inserted 
 run end "$fix/end.pml"            # an invalid end state
 run railway "$root/cases/railway/railway.pml" # a never claim
 run abp "$fix/abp.pml"            # a lasso: no finite successful run
+run bakery1 "$fix/bakery1.pml"    # BEEM: b is a cut short at a settled state
+grep -q 'id="cut-short"' "$work/bakery1.dom" && ! grep -q 'id="cut-short"' "$work/minmax.dom" && ok ||
+    bad "bakery1: the drawn page does not note that b is a cut short (or minmax's does)"
 
 # every explanation on one counterexample: the railway's ltl trail with explain's red
 # dots and pan -C's causes (its statements are labelled), checked against the two
