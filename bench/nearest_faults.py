@@ -19,8 +19,8 @@ or whose search fails, scores 0 with the faulty line not found.
 The PDG is built from SPIN's own tables for the faulty model (`spin -o3 -a`, statement
 merging off, so that every statement has a transition of its own: with merging, a
 statement merged into its predecessor's transition sits in an unreachable state and
-got no edge at all; pan.t's transitions with their home states and statement texts, pan.c's per-state source
-lines, pan.h's variables), per proctype:
+got no edge at all; pan.t's transitions with their home states and statement texts,
+pan.c's per-state source lines, pan.h's variables), per proctype:
   * nodes: the source lines that hold a statement of a process (not the never claim,
     not the control transitions IF, DO, goto, break, ATOMIC, -end-);
   * control dependence: the textbook one on pan.t's control flow graph (states, their

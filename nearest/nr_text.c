@@ -11,15 +11,22 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Why b is a lasso: the two cases of "Runs that never end" (README). */
+#define WHY_RUN_TO_END "no valid end state is reachable, --run-to-end"
+#define WHY_NO_FINITE  "the model has no finite successful run"
+
+static bool run_to_end(const nr_report *r)
+{
+    return r->o && r->o->run_to_end;
+}
+
 const char *nr_b_end(const nr_report *r)
 {
     const nr_path *b = &r->f->b;
     uint32_t s = b->state[b->nmoves];
     if (r->f->lasso)
-        return r->o && r->o->run_to_end ? "a loop: it runs for ever without violating (no "
-                                          "valid end state is reachable, --run-to-end)"
-                                        : "a loop: it runs for ever without violating (the "
-                                          "model has no finite successful run)";
+        return run_to_end(r) ? "a loop: it runs for ever without violating (" WHY_RUN_TO_END ")"
+                             : "a loop: it runs for ever without violating (" WHY_NO_FINITE ")";
     return r->m->vend[s] == NR_END_VALID ? "a valid end state"
                                          : "a settled state (no violation is reachable "
                                            "by silent moves)";
@@ -31,7 +38,7 @@ bool nr_cut_short(const nr_report *r)
 {
     const nr_deltas *d = r->d;
     const nr_path *b = &r->f->b;
-    if ((r->o && r->o->run_to_end) || r->f->lasso || d->dp || d->da || d->dc_b || !d->dc_a ||
+    if (run_to_end(r) || r->f->lasso || d->dp || d->da || d->dc_b || !d->dc_a ||
         b->n + d->dc_a != r->a->n || r->m->vend[b->state[b->nmoves]] == NR_END_VALID)
         return false;
     for (size_t k = 0; k < d->n; k++)
@@ -161,8 +168,7 @@ int nr_text_report(FILE *f, const nr_report *r)
                 "  b (successful run): a lasso, %zu steps of stem, then steps %zu-%zu (marked @) "
                 "repeat for ever without violating (%s)\n",
                 r->f->loop_step, r->f->loop_step + 1, r->f->b.n,
-                r->o->run_to_end ? "no valid end state is reachable, --run-to-end"
-                                 : "the model has no finite successful run");
+                run_to_end(r) ? WHY_RUN_TO_END : WHY_NO_FINITE);
     else
         fprintf(f, "  b (successful run): %zu steps, ends in %s\n", r->f->b.n, nr_b_end(r));
     fprintf(f, "  distance d(a, b) = %ld", r->f->distance);

@@ -63,7 +63,7 @@ def one(seed, work, keep, model_file=None):
         # goes on past a failing assert, and a few models are huge there (seed 523:
         # 1.4e8 states): those are skipped, not run for hours
         try:
-            rc, out = sh(["./pan", "-m10000", "-w16", "-c0"], d, timeout=15)
+            _, out = sh(["./pan", "-m10000", "-w16", "-c0"], d, timeout=15)
             m = re.search(r"([0-9.e+]+) states, stored", out)
             big = not m or float(m.group(1)) > MAX_PAN_STATES
         except subprocess.TimeoutExpired:
@@ -78,26 +78,26 @@ def one(seed, work, keep, model_file=None):
         trail = os.path.join(d, "model.pml.trail")
         if not os.path.exists(trail):
             return seed, False, "stock pan wrote no trail"
-        wopt = []
+        opts = []
         if seed % 3 == 2:
             r = random.Random(seed)
-            wopt = ["--weights", "%d,%d,%d" % (r.randint(0, 3), r.randint(0, 3), r.randint(1, 6))]
+            opts = ["--weights", "%d,%d,%d" % (r.randint(0, 3), r.randint(0, 3), r.randint(1, 6))]
         if seed % 5 == 4:  # b must run to a valid end state (or for ever)
-            wopt.append("--run-to-end")
+            opts.append("--run-to-end")
         rc, out = sh(["./pan", "-m10000", "-w16", "-C", "--nearest", "model.pml.trail", "--json",
-                      "out.json", "--good-trail", "good.trail"] + wopt, d)
+                      "out.json", "--good-trail", "good.trail"] + opts, d)
         log.append("pan -C --nearest exit %d\n%s" % (rc, out[-3000:]))
         if rc not in (0, 1):
             return seed, False, "\n".join(log)
         rc, out = sh([sys.executable, os.path.join(HERE, "reference.py"), "model.pml",
-                      "model.pml.trail", "--check", "out.json"] + wopt, d)
+                      "model.pml.trail", "--check", "out.json"] + opts, d)
         log.append("reference: " + out)
         with open(os.path.join(d, "repro.sh"), "w") as f:
             f.write("cd %s && spin -a model.pml && make -f %s/Makefile pan POR=0%s && "
                     "./pan -m10000 -C --nearest model.pml.trail --json out.json "
                     "--good-trail good.trail %s; python3 %s/reference.py model.pml "
                     "model.pml.trail --check out.json %s\n" %
-                    (d, ROOT, " BFS=1" if bfs else "", " ".join(wopt), HERE, " ".join(wopt)))
+                    (d, ROOT, " BFS=1" if bfs else "", " ".join(opts), HERE, " ".join(opts)))
         return seed, rc == 0, "\n".join(log)
     except subprocess.TimeoutExpired as e:
         return seed, False, "timeout: %s" % e
