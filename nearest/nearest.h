@@ -73,6 +73,7 @@ size_t nr_model_bytes(const nr_model *m);
 
 /* ---- the search and its reports (nr_pan.c) ---- */
 
+#define NR_MAX_ASSUME 16
 typedef struct {
     const char *trail;                    /* the counterexample's trail file */
     const char *json, *html, *good_trail; /* outputs, NULL when not asked for */
@@ -84,7 +85,15 @@ typedef struct {
     bool unicode;                         /* UTF-8 terminal: Δ, α in the text report */
     bool run_to_end;                      /* --run-to-end: a finite b ends only in a valid
                                              end state, never at a merely settled one */
+    const char *assume[NR_MAX_ASSUME];    /* --assume EXPR, each: every state of b
+                                             satisfies them all (nr_assume.c) */
+    int nassume;
 } nr_options;
+
+/* Checks one --assume expression's syntax (nr_assume.c); 0, or -1 with err naming the
+ * column.  Both front ends call it before any work; the names are checked against
+ * the model's variables after pan's search. */
+int nr_assume_check(const char *text, u_err *err);
 
 /* The default budget: room for the product of the graph with a long trail, without
  * letting a pathological case exhaust the machine (a node costs about 40 bytes). */

@@ -24,8 +24,8 @@
 static const char USAGE[] =
     "usage: pancause nearest MODEL.pml [--trail FILE] [--json FILE] [--html FILE]\n"
     "                        [--good-trail FILE] [--weights WP,WA[,WC]] [--budget N]\n"
-    "                        [--with-explain] [--with-causes] [--run-to-end] [--bfs] [--keep]\n"
-    "                        [-- PAN OPTIONS]\n"
+    "                        [--with-explain] [--with-causes] [--run-to-end]\n"
+    "                        [--assume EXPR]... [--bfs] [--keep] [-- PAN OPTIONS]\n"
     "\n"
     "The closest successful execution to a counterexample of MODEL.pml (Groce's\n"
     "distance): the run that never violates and ends settled (no violation by silent\n"
@@ -40,6 +40,8 @@ static const char USAGE[] =
     "  --budget N    search nodes before the result is marked not exact\n"
     "  --run-to-end  b runs to a valid end state (or for ever, a lasso, where none\n"
     "                is reachable) instead of stopping once it is settled\n"
+    "  --assume EXPR  every state of b satisfies the Promela expression EXPR over\n"
+    "                the model's variables (x, a[i], P[pid]:x, len(ch)); repeatable\n"
     "  --with-explain  on the --html page, pancause explain's red dots for the\n"
     "                trail's ltl formula on a's steps\n"
     "  --with-causes   on the --html page, the causes ./pan -C finds (labelled\n"
@@ -51,6 +53,8 @@ static const char USAGE[] =
 typedef struct {
     const char *model, *trail, *json, *html, *good, *weights, *budget;
     bool bfs, keep, with_explain, with_causes, run_to_end;
+    const char *assume[NR_MAX_ASSUME];
+    int nassume;
     char **pan;
     int npan;
 } cli;
@@ -72,6 +76,18 @@ static int parse(int argc, char **argv, cli *c)
                 return 2;
             }
             *val = argv[++i];
+        } else if (!strcmp(a, "--assume")) {
+            u_err err = {{0}};
+            if (i + 1 >= argc || c->nassume == NR_MAX_ASSUME) {
+                fprintf(stderr, "pancause nearest: --assume needs an expression (at most %d)\n",
+                        NR_MAX_ASSUME);
+                return 2;
+            }
+            if (nr_assume_check(argv[++i], &err)) {
+                fprintf(stderr, "pancause nearest: %s\n", err.msg);
+                return 2;
+            }
+            c->assume[c->nassume++] = argv[i];
         } else if (!strcmp(a, "--bfs"))
             c->bfs = true;
         else if (!strcmp(a, "--keep"))
@@ -160,7 +176,7 @@ static int work(const cli *c, const char *root, const char *w, const char *base)
     }
     char *json = c->json ? u_absolute(c->json) : NULL, *html = c->html ? u_absolute(c->html) : NULL;
     char *good = c->good ? u_absolute(c->good) : NULL;
-    char **pv = calloc((size_t)c->npan + 20, sizeof *pv);
+    char **pv = calloc((size_t)c->npan + 20 + 2 * NR_MAX_ASSUME, sizeof *pv);
     if (pv && trail) {
         int n = 0;
         pv[n++] = "./pan";
@@ -180,6 +196,10 @@ static int work(const cli *c, const char *root, const char *w, const char *base)
 #undef OPT
         if (c->run_to_end)
             pv[n++] = "--run-to-end";
+        for (int i = 0; i < c->nassume; i++) {
+            pv[n++] = "--assume";
+            pv[n++] = (char *)c->assume[i];
+        }
         for (int i = 0; i < c->npan; i++)
             pv[n++] = c->pan[i];
         fflush(stdout);

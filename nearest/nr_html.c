@@ -219,6 +219,22 @@ int nr_html_write(FILE *f, const void *arg)
             "%zu changed actions + W<sub>c</sub> %ld &times; %zu unaligned steps (%zu of a, %zu of "
             "b).</p>\n",
             r->wp, d->dp, r->wa, d->da, r->wc, d->dc_a + d->dc_b, d->dc_a, d->dc_b);
+    if (r->o->nassume) {
+        fputs("<p id=\"assume\">Assuming (<code>--assume</code>, every state of b): ", f);
+        for (int k = 0; k < r->o->nassume; k++) {
+            fputs(k ? " and <code>" : "<code>", f);
+            esc(f, r->o->assume[k]);
+            fputs("</code>", f);
+        }
+        fputs(".</p>\n", f);
+    }
+    char *broken = nr_assume_note(r);
+    if (broken) {
+        fputs("<p class=\"note\" id=\"assume-broken\">Note: ", f);
+        esc(f, broken);
+        fputs(".</p>\n", f);
+        free(broken);
+    }
     if (nr_cut_short(r))
         fputs("<p class=\"note\" id=\"cut-short\">Note: b is a cut short: it stops at a settled "
               "state (no violation reachable by silent moves), which says only that a's last "

@@ -95,6 +95,20 @@ const char *nr_text(const nr_model *m, int proctype, int tid);
 int nr_reads(nr_model *m, int pid, int proctype, int tid, uint32_t **out, size_t *n);
 const char *nr_proc_name(const nr_model *m, int proctype);
 
+/* ---- --assume (nr_assume.c) ---- */
+
+typedef struct nr_assume nr_assume;
+/* The expression's tree; 0, or -1 with err (its column) and *out NULL. */
+int nr_assume_parse(const char *text, nr_assume **out, u_err *err);
+/* Its names resolved against m's variables (m must outlive A); 0, or -1 with err (a
+ * name the model lacks, an ambiguous process, a channel used as a number). */
+int nr_assume_bind(nr_assume *A, const nr_model *m, u_err *err);
+/* Whether it holds in recorded state s: 1, 0, or -1 where it is undefined there (then
+ * it does not restrict s; the file's comment says when). */
+int nr_assume_holds(const nr_assume *A, uint32_t s);
+const char *nr_assume_text(const nr_assume *A);
+void nr_assume_free(nr_assume *A);
+
 /* ---- the runs (nr_trail.c) ---- */
 
 /* A run through the recorded graph: every move of pan (claim moves included) and
@@ -129,8 +143,10 @@ typedef struct {
     const nr_path *a;
     long wp, wa, wc;
     int base;
-    size_t budget;   /* expansions; 0 none */
-    bool run_to_end; /* good ends are valid end states only (--run-to-end) */
+    size_t budget;     /* expansions; 0 none */
+    bool run_to_end;   /* good ends are valid end states only (--run-to-end) */
+    const uint8_t *ok; /* per state: 0 where --assume fails (b may not enter it); NULL:
+                          no assumption */
 } nr_query;
 
 typedef struct {
@@ -213,7 +229,10 @@ typedef struct {
     const nr_deltas *d;
     char *a_end; /* how a ends (the violation) */
     long wp, wa, wc;
-    char *trail_text; /* b as a SPIN trail */
+    char *trail_text;     /* b as a SPIN trail */
+    size_t assume_broken; /* 0: a keeps to every --assume; else a's first state where one
+                             fails: the one before its step k (from 1), or, k = its
+                             length + 1, its last state */
     double seconds, peak_mb, search_seconds;
 } nr_report;
 
@@ -234,6 +253,8 @@ const char *nr_b_end(const nr_report *r);
 /* Whether b is only a with its last steps cut, ending at a merely settled state (the
  * reports then point at --run-to-end). */
 bool nr_cut_short(const nr_report *r);
+/* The note that a breaks --assume (fresh), NULL when it keeps to it. */
+char *nr_assume_note(const nr_report *r);
 /* Display text of a value of a Δ ("absent" when the variable does not exist). */
 char *nr_delta_value(const nr_model *m, const nr_delta *d, bool b);
 

@@ -2,7 +2,9 @@
  * nr_json.c - the nearest result as JSON (--json FILE).
  *
  * Keys: model, trail, exact, lower_bound (when not exact), run_to_end (whether b had to
- * end in a valid end state, --run-to-end), cut_short (b is only a with its last steps
+ * end in a valid end state, --run-to-end), assume (the --assume expressions),
+ * assume_broken_by_a (the step of a before which its state breaks one, its length + 1
+ * for its last state, null when a keeps to them all), cut_short (b is only a with its last steps
  * cut, at a merely settled state), incomplete (why the graph
  * may be partial), weights {wp, wa, wc}, distance, counts {dp, da, dc, deleted,
  * inserted}, a and b (ends, steps: each {step, pid, proc, line, text, pr, tid}; b also
@@ -136,6 +138,13 @@ int nr_json_write(FILE *f, const void *arg)
     u_json_int(&j, r->f->lower);
     u_json_key(&j, "run_to_end");
     u_json_bool(&j, r->o->run_to_end);
+    u_json_key(&j, "assume");
+    u_json_arr(&j);
+    for (int k = 0; k < r->o->nassume; k++)
+        u_json_str(&j, r->o->assume[k]);
+    u_json_end(&j);
+    u_json_key(&j, "assume_broken_by_a");
+    step_or_null(&j, (long)r->assume_broken - 1);
     u_json_key(&j, "cut_short");
     u_json_bool(&j, nr_cut_short(r));
     u_json_key(&j, "incomplete");

@@ -161,6 +161,43 @@ static int fail(const char *msg)
     return 1;
 }
 
+/* The states b may enter under the --assume expressions (README "--assume"): *okp[s]
+ * is 0 where one of them is false (undefined counts as true, nr_assume.c), and
+ * *broken nr_report's assume_broken (0, or the first of a's states where one is
+ * false, counted from 1): the thesis expects a to satisfy its assumptions, and the report
+ * says when it does not.  *okp NULL without assumptions.  0, or -1 with err. */
+static int assume_states(const cc_graph *g, const nr_model *m, const nr_options *o,
+                         const nr_path *a, uint8_t **okp, size_t *broken, u_err *err)
+{
+    *okp = NULL;
+    *broken = 0;
+    if (!o->nassume)
+        return 0;
+    size_t n = cc_graph_states(g);
+    uint8_t *ok = malloc(n + 1);
+    nr_assume *A[NR_MAX_ASSUME] = {0};
+    int rc = ok ? 0 : u_oom(err);
+    for (int k = 0; !rc && k < o->nassume; k++)
+        rc = nr_assume_parse(o->assume[k], &A[k], err) || nr_assume_bind(A[k], m, err) ? -1 : 0;
+    for (size_t s = 0; !rc && s < n; s++) {
+        ok[s] = 1;
+        for (int k = 0; nr_model_has(m, (uint32_t)s) && k < o->nassume && ok[s]; k++)
+            ok[s] = nr_assume_holds(A[k], (uint32_t)s) != 0;
+    }
+    for (size_t i = 0; !rc && i <= a->n && !*broken; i++) {
+        uint32_t s = i < a->n ? a->step[i].state : a->state[a->nmoves];
+        if (s != NR_NONE && s < n && !ok[s])
+            *broken = i + 1;
+    }
+    for (int k = 0; k < o->nassume; k++)
+        nr_assume_free(A[k]);
+    if (rc)
+        free(ok);
+    else
+        *okp = ok;
+    return rc;
+}
+
 int nr_explain(cc_graph *g, nr_model *m, const nr_options *o, const nr_context *c, FILE *out)
 {
     double t0 = now_seconds();
@@ -179,7 +216,15 @@ int nr_explain(cc_graph *g, nr_model *m, const nr_options *o, const nr_context *
         free(sf);
         return fail(err.msg);
     }
-    nr_query q = {.g = g,
+    uint8_t *ok;
+    size_t broken;
+    if (assume_states(g, m, o, &a, &ok, &broken, &err)) {
+        nr_path_free(&a);
+        free(sf);
+        return fail(err.msg);
+    }
+    nr_query q = {.ok = ok,
+                  .g = g,
                   .sf = sf,
                   .m = m,
                   .a = &a,
@@ -203,11 +248,11 @@ int nr_explain(cc_graph *g, nr_model *m, const nr_options *o, const nr_context *
         rc = fail("no finite successful run, and the graph times the trail is too large for "
                   "the search for an infinite one (its node keys would not fit 64 bits)");
     } else if (!f.found) {
-        char *why = u_fmt("no successful run: every run of %s violates the property before it "
-                          "reaches %s, and none runs for ever "
-                          "without violating%s, so there is nothing to compare the "
-                          "counterexample with (the method needs one)",
-                          c->model,
+        char *why = u_fmt("no successful run: every run of %s%s violates the property before "
+                          "it reaches %s, and none runs for ever without violating%s, so "
+                          "there is nothing to compare the counterexample with (the method "
+                          "needs one)",
+                          c->model, o->nassume ? " that keeps to its --assume" : "",
                           o->run_to_end ? "a valid end state (--run-to-end)"
                                         : "a settled state or a valid end state",
                           c->nwhy ? " (in the part of the graph the limited search "
@@ -231,6 +276,7 @@ int nr_explain(cc_graph *g, nr_model *m, const nr_options *o, const nr_context *
                        .wp = q.wp,
                        .wa = q.wa,
                        .wc = q.wc,
+                       .assume_broken = broken,
                        .search_seconds = search_s};
         r.a_end = a_end_text(g, m, &a, c);
         r.trail_text = nr_trail_text(&r);
@@ -251,5 +297,6 @@ int nr_explain(cc_graph *g, nr_model *m, const nr_options *o, const nr_context *
     nr_found_free(&f);
     nr_path_free(&a);
     free(sf);
+    free(ok);
     return rc;
 }

@@ -11,7 +11,8 @@
  *                      i's process from a's step i's control location (Δp between u and
  *                      the state before a's step i, Δα when the transition differs);
  *   claim    (t, i)    cost 0        the never claim moves (not a step).
- * b never takes a move into CC_SINK (a violating move) and never enters a bad state;
+ * b never takes a move into CC_SINK (a violating move) and never enters a bad state,
+ * nor one where an --assume fails (q->ok);
  * a node (u, n) with u a good end (settled or a valid end state; with --run-to-end a
  * valid end state only) ends the search.
  * Every successful b with an alignment is a path from (root, 0) to such a node, of
@@ -94,7 +95,7 @@ typedef struct {
 
 bool nr_good_end(const nr_query *q, uint32_t s)
 {
-    if (!cc_is_state(s) || !nr_model_has(q->m, s) || (q->sf[s] & CC_SF_BAD))
+    if (!cc_is_state(s) || !nr_model_has(q->m, s) || (q->sf[s] & CC_SF_BAD) || (q->ok && !q->ok[s]))
         return false;
     if (q->m->vend[s] == NR_END_NEVER)
         return false;
@@ -105,7 +106,8 @@ bool nr_good_end(const nr_query *q, uint32_t s)
 
 static bool usable(const nr_query *q, uint32_t t)
 {
-    return cc_is_state(t) && !(q->sf[t] & CC_SF_BAD) && nr_model_has(q->m, t);
+    return cc_is_state(t) && !(q->sf[t] & CC_SF_BAD) && nr_model_has(q->m, t) &&
+           (!q->ok || q->ok[t]);
 }
 
 /* The usable moves reversed, as CSR: the sources of the moves into t are

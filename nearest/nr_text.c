@@ -34,6 +34,20 @@ const char *nr_b_end(const nr_report *r)
 
 /* Whether b is a with its last steps deleted and nothing else changed, ending at a
  * merely settled state: the explanation then only says "do not take the last steps". */
+char *nr_assume_note(const nr_report *r)
+{
+    size_t k = r->assume_broken;
+    if (!k)
+        return NULL;
+    char *at = k <= r->a->n ? u_fmt("in its state before step %zu", k) : u_fmt("in its last state");
+    char *t = at ? u_fmt("a itself breaks --assume %s: the assumption restricts b only, and "
+                         "the thesis expects a counterexample that keeps to it",
+                         at)
+                 : NULL;
+    free(at);
+    return t;
+}
+
 bool nr_cut_short(const nr_report *r)
 {
     const nr_deltas *d = r->d;
@@ -181,6 +195,16 @@ int nr_text_report(FILE *f, const nr_report *r)
                 r->f->expanded, r->f->lower);
     for (size_t k = 0; k < r->c->nwhy; k++)
         fprintf(f, "  INCOMPLETE graph: %s\n", r->c->why[k]);
+    if (r->o->nassume) {
+        fputs("  assuming (--assume, every state of b):", f);
+        for (int k = 0; k < r->o->nassume; k++)
+            fprintf(f, "%s \"%s\"", k ? " and" : "", r->o->assume[k]);
+        fputc('\n', f);
+    }
+    char *broken = nr_assume_note(r);
+    if (broken)
+        fprintf(f, "  note: %s\n", broken);
+    free(broken);
     fprintf(f,
             "    = Wp %ld x %zu differing values + Wa %ld x %zu changed actions + Wc %ld x %zu "
             "unaligned steps (%zu of a, %zu of b)\n",

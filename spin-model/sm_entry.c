@@ -61,7 +61,7 @@ static const char *const HELP_NEAREST =
     "\n"
     "usage: ./pan -C --nearest TRAIL [pan options] [--json FILE] [--html FILE]\n"
     "              [--good-trail FILE] [--weights WP,WA[,WC]] [--budget N]\n"
-    "              [--run-to-end]\n"
+    "              [--run-to-end] [--assume EXPR]...\n"
     "\n"
     "The closest successful execution to the counterexample TRAIL (a trail of\n"
     "stock pan or of --trails): the run that never violates and ends settled or\n"
@@ -77,6 +77,8 @@ static const char *const HELP_NEAREST =
     "                (default 50 per recorded state, at least 5e7; 0 = none)\n"
     "  --run-to-end  b may not stop at a merely settled state: it runs to a valid\n"
     "                end state, or for ever (a lasso) where none can be reached\n"
+    "  --assume EXPR every state of b satisfies the Promela expression EXPR over\n"
+    "                the model's variables (x, a[i], P[pid]:x, len(ch)); repeatable\n"
     "./pan -C --nearest-graph FILE [pan options]: the recorded graph with every\n"
     "state's values as text (nearest/nr_graph.c), for pancause temporal.\n";
 
@@ -128,6 +130,19 @@ static int nearest_option(smh_config *cfg, const char *a, const char *val, int *
             fprintf(stderr, "pan: --budget needs a number of search nodes >= 0\n");
             return 2;
         }
+        return 0;
+    }
+    if (!strcmp(a, "--assume")) {
+        u_err err = {{0}};
+        if (!val || o->nassume == NR_MAX_ASSUME) {
+            fprintf(stderr, "pan: --assume needs an expression (at most %d)\n", NR_MAX_ASSUME);
+            return 2;
+        }
+        if (nr_assume_check(val, &err)) {
+            fprintf(stderr, "pan: %s\n", err.msg);
+            return 2;
+        }
+        o->assume[o->nassume++] = val;
         return 0;
     }
     if (!strcmp(a, "--run-to-end")) {

@@ -81,6 +81,33 @@ grep -q 'NOT EXACT: the search stopped at its budget of 3 expanded nodes' "$work
 check_json "$work/minmax/b3.json" 'not j["exact"] and j["distance"] >= 34 and j["lower_bound"] <= 34'
 replays "$work/minmax/minmax.pml" "$work/minmax/b3.trail"
 
+# --assume (README "--assume"): every state of b keeps to it, a does not have to (the
+# note says where a breaks it), the distance can only grow, and SPIN's replay of b
+# with its globals (-g) never shows least > most; refused: bad syntax (exit 2, the
+# column), a name the model lacks and no run that keeps to it (exit 1), nothing written
+d="$work/minmax"
+"$pc" nearest "$d/minmax.pml" --assume 'least <= most' --assume 'input3 != 2' --json "$d/as.json" \
+    --good-trail "$d/as.trail" >"$d/as.out" 2>&1 && ok || bad "minmax --assume: exit $?: $(tail -3 "$d/as.out")"
+check_json "$d/as.json" 'j["assume"] == ["least <= most", "input3 != 2"] and j["exact"] and j["distance"] > 34 and j["assume_broken_by_a"] == 5'
+grep -q 'a itself breaks --assume in its state before step 5' "$d/as.out" && ok || bad "minmax --assume: no note that a breaks it"
+replays "$d/minmax.pml" "$d/as.trail"
+(cd "$d" && spin -t -k as.trail -p -g minmax.pml) | awk '
+    /^\t\t[a-z0-9]+ = / { v[$1] = $3 }
+    /^ *[0-9]+:/ || /trail ends/ { if (v["least"] + 0 > v["most"] + 0 || v["input3"] == 2) bad = 1 }
+    END { exit bad }' && ok || bad "minmax --assume: b breaks its assumption"
+"$pc" nearest "$d/minmax.pml" --assume 'least <= ' --json "$d/as2.json" >"$d/as2.out" 2>&1
+rc=$?
+[ $rc -eq 2 ] && grep -q 'column 10: expected an expression' "$d/as2.out" && [ ! -e "$d/as2.json" ] && ok ||
+    bad "--assume with bad syntax: rc $rc, $(tail -1 "$d/as2.out")"
+"$pc" nearest "$d/minmax.pml" --assume 'lest <= most' --json "$d/as3.json" >"$d/as3.out" 2>&1
+rc=$?
+[ $rc -eq 1 ] && grep -q 'no global variable or mtype lest' "$d/as3.out" && [ ! -e "$d/as3.json" ] && ok ||
+    bad "--assume naming no variable: rc $rc, $(tail -1 "$d/as3.out")"
+"$pc" nearest "$d/minmax.pml" --assume 'input1 == 1' --json "$d/as4.json" >"$d/as4.out" 2>&1
+rc=$?
+[ $rc -eq 1 ] && grep -q 'no successful run: every run of .* that keeps to its --assume' "$d/as4.out" &&
+    [ ! -e "$d/as4.json" ] && ok || bad "--assume no run keeps to: rc $rc, $(tail -1 "$d/as4.out")"
+
 # 2. the thesis' mutex (section 9.3): the explanation points at the missing lock call
 #    on line 24 as the thesis' Figure 9.3 does: the branch before it taken the other
 #    way (line 22 against 23) and the owner's assignment right after it deleted
@@ -182,6 +209,18 @@ a = last_values(head)
 b = last_values(loop.split("trail ends after")[0]) or a
 sys.exit(0 if loop and all(b.get(k, a[k]) == a[k] for k in a) else 1)
 PY
+# --assume on locals (P[pid]:x, P:x) and a channel's length, in a lasso: b keeps to
+# them (SPIN's replay with locals never shows sender's msg above 0; the b found without it does)
+d="$work/abp"
+"$pc" nearest "$d/abp.pml" --assume 'sender[0]:msg < 1' --assume 'len(m_to_r) == 0 || receiver:expect == 0' \
+    --json "$d/as.json" --good-trail "$d/as.trail" >"$d/as.out" 2>&1 && ok || bad "abp --assume: exit $?: $(tail -3 "$d/as.out")"
+check_json "$d/as.json" 'len(j["assume"]) == 2 and j["b"]["lasso"] is True and j["exact"] and j["distance"] > 97'
+(cd "$d" && spin -t -k as.trail -g -l -p abp.pml) >"$d/as.replay" 2>&1
+grep -q 'START OF CYCLE' "$d/as.replay" && ! grep -q 'sender(0):msg = [1-9]' "$d/as.replay" && ok ||
+    bad "abp --assume: b's replay breaks sender[0]:msg < 1"
+"$pc" nearest "$d/abp.pml" --assume 'msg < 2' >"$d/as2.out" 2>&1
+[ $? -eq 1 ] && grep -q 'msg is local to sender: name its process, sender\[pid\]:msg' "$d/as2.out" && ok ||
+    bad "abp --assume on a local without its process: $(grep -m1 assume "$d/as2.out")"
 
 # 5. the witness trails of ./pan -C --trails (one per cause), each explained
 (cd "$work/railway" && make -s -f "$root/Makefile" pan >/dev/null 2>&1 &&

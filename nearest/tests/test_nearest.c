@@ -528,6 +528,108 @@ END_TEST
 /* --weights: exactly two or three fields of digits, each at most NR_WEIGHT_MAX.  The
  * strtol parser this replaced accepted a fourth field, a trailing comma, a sign and
  * leading spaces (found by fuzz/fz_weights.c's rule). */
+/* ---- --assume: parse, bind to the model's variables, evaluate per state ----
+ *
+ * State 0: x 3, a[0] 1, a[1] 2, mtype c green (2), channel q with 2 messages, P(0)
+ * running with its local i 5.  State 1: x 0, the rest alike, P(0) not running. */
+static nr_model *assume_model(void)
+{
+    nr_model *m = model();
+    u_err err = {{0}};
+    const int q[] = {INT_MIN, 1, INT_MIN, 2};
+    nr_val_mtype(m, "red", 1);
+    nr_val_mtype(m, "green", 2);
+    for (uint32_t s = 0; s < 2; s++) {
+        nr_val_begin(m);
+        nr_val_scope(m, -1, -1, 0);
+        nr_val_scalar(m, "now.x", "byte", -1, s ? 0 : 3);
+        nr_val_scalar(m, "now.a[_i]", "byte", 0, 1);
+        nr_val_scalar(m, "now.a[_i]", "byte", 1, 2);
+        nr_val_scalar(m, "now.c", "mtype", -1, 2);
+        nr_val_chan(m, "q", 1, q, 4);
+        if (!s) {
+            nr_val_scope(m, 0, 0, 2);
+            nr_val_scalar(m, "((P0 *)pptr(pid))->i", "byte", -1, 5);
+        }
+        ck_assert_int_eq(nr_val_end(m, s, false, false, &err), 0);
+    }
+    return m;
+}
+
+/* The expression's value in states 0 and 1 (-1: undefined), or 9 when bind refuses it
+ * (then err must name the expression). */
+static int holds(nr_model *m, const char *e, uint32_t s)
+{
+    nr_assume *A;
+    u_err err = {{0}};
+    ck_assert_msg(nr_assume_parse(e, &A, &err) == 0, "refused \"%s\": %s", e, err.msg);
+    int v = 9;
+    if (!nr_assume_bind(A, m, &err))
+        v = nr_assume_holds(A, s);
+    else
+        ck_assert_msg(strstr(err.msg, e) != NULL, "\"%s\": %s", e, err.msg);
+    nr_assume_free(A);
+    return v;
+}
+
+START_TEST(assumptions_evaluate_as_promela)
+{
+    nr_model *m = assume_model();
+    const struct {
+        const char *e;
+        int s0, s1;
+    } t[] = {
+        {"x == 3", 1, 0},
+        {"x + 2 * 3 == 9 && !(x < 3)", 1, 0}, /* precedence */
+        {"x - 1 - 1 == 1", 1, 0},             /* left associative */
+        {"1 + 2 << 1 == 6 && (7 & 3 | 8) == 11 && 5 % 3 == 2 && -x == 0 - x", 1, 1},
+        {"a[1] == 2 && a[0] != 2", 1, 1},
+        {"P[0]:i == 5", 1, -1}, /* P(0) not running in state 1: not restricted */
+        {"P:i > 4 || x == 0", 1, -1},
+        {"len(q) == 2 && len(q) + 1 == 3", 1, 1},
+        {"c == green && c != red", 1, 1},
+        {"x / (x - 3) == 0", 1, 1}, /* division by zero is 0, as in pancause explain */
+        {"x == 3 -> a[0] == 1", 1, 1},
+        {"(x == 3) <-> (a[1] == 3)", 0, 1},
+        {"true && !false", 1, 1},
+        {"~x == -4", 1, 0},
+        {"x", 1, 0},
+        {"a[5] == 0", 9, 9},   /* no such element */
+        {"i == 5", 9, 9},      /* a local needs its process */
+        {"nosuch > 0", 9, 9},  /* no such variable */
+        {"Q[0]:i == 5", 9, 9}, /* no such proctype */
+        {"P[3]:i == 5", 9, 9}, /* no such process */
+        {"q == 1", 9, 9},      /* a channel is no number */
+        {"len(x) == 0", 9, 9}, /* x is no channel */
+    };
+    for (size_t k = 0; k < sizeof t / sizeof t[0]; k++) {
+        ck_assert_msg(holds(m, t[k].e, 0) == t[k].s0, "\"%s\" in state 0: %d", t[k].e,
+                      holds(m, t[k].e, 0));
+        ck_assert_msg(holds(m, t[k].e, 1) == t[k].s1, "\"%s\" in state 1: %d", t[k].e,
+                      holds(m, t[k].e, 1));
+    }
+    const char *bad[] = {"",      "  ",    "x ==", "(x",       "x y", "a[1",      "P[0]:",
+                         "x = 1", "len q", "!",    "x ==== 1", ")",   "a[x] == 1"};
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        u_err err = {{0}};
+        ck_assert_msg(nr_assume_check(bad[k], &err) == -1, "accepted \"%s\"", bad[k]);
+        ck_assert_msg(strstr(err.msg, "column"), "\"%s\": %s", bad[k], err.msg);
+    }
+    const char *temporal[] = {"[] x == 3", "<> (x > 1)", "x U a[0] == 1", "X x"};
+    for (size_t k = 0; k < sizeof temporal / sizeof temporal[0]; k++) {
+        u_err err = {{0}};
+        ck_assert_msg(nr_assume_check(temporal[k], &err) == -1, "accepted \"%s\"", temporal[k]);
+        ck_assert_msg(strstr(err.msg, "is temporal"), "\"%s\": %s", temporal[k], err.msg);
+    }
+    char deep[3000];
+    memset(deep, '(', 2000);
+    strcpy(deep + 2000, "x");
+    u_err err = {{0}};
+    ck_assert_int_eq(nr_assume_check(deep, &err), -1);
+    nr_model_free(m);
+}
+END_TEST
+
 START_TEST(weights_are_two_or_three_plain_integers)
 {
     long wp = -9, wa = -9, wc = -9;
@@ -572,6 +674,7 @@ int main(void)
     tcase_add_test(t, unaligned_step_depends_on_its_decision);
     tcase_add_test(t, bad_trails_name_file_and_line);
     tcase_add_test(t, weights_are_two_or_three_plain_integers);
+    tcase_add_test(t, assumptions_evaluate_as_promela);
     suite_add_tcase(s, t);
     SRunner *r = srunner_create(s);
     srunner_run_all(r, CK_NORMAL);
