@@ -75,11 +75,11 @@ PY
     [ $? = 0 ] && ok || bad "$1"
 }
 
-run() { # run NAME MODEL: pancause nearest with --json and --html in $work/NAME/
+run() { # run NAME MODEL [OPTIONS]: pancause nearest with --json and --html in $work/NAME/
     mkdir -p "$work/$1"
     cp "$2" "$work/$1/"
     "$pc" nearest "$work/$1/$(basename "$2")" --json "$work/$1/out.json" --html "$work/$1/out.html" \
-        >"$work/$1/out" 2>&1 || bad "$1: pancause nearest exit $?"
+        "${@:3}" >"$work/$1/out" 2>&1 || bad "$1: pancause nearest exit $?"
     check "$1" "$work/$1/out.html" "$work/$1/out.json"
 }
 
@@ -90,6 +90,10 @@ run abp "$fix/abp.pml"            # a lasso: no finite successful run
 run bakery1 "$fix/bakery1.pml"    # BEEM: b is a cut short at a settled state
 grep -q 'id="cut-short"' "$work/bakery1.dom" && ! grep -q 'id="cut-short"' "$work/minmax.dom" && ok ||
     bad "bakery1: the drawn page does not note that b is a cut short (or minmax's does)"
+run assume "$fix/minmax.pml" --assume 'least <= most' # --assume, which a breaks
+grep -q '<p id="assume">.*<code>least &lt;= most</code>' "$work/assume.dom" &&
+    grep -q 'id="assume-broken"' "$work/assume.dom" && ! grep -q 'id="assume' "$work/minmax.dom" && ok ||
+    bad "assume: the drawn page does not show the assumption and that a breaks it (or minmax's does)"
 
 # every explanation on one counterexample: the railway's ltl trail with explain's red
 # dots and pan -C's causes (its statements are labelled), checked against the two
