@@ -7,8 +7,9 @@ For each seed SEED .. SEED+N-1 (default 1): gen.py writes a model; SPIN and the
 project's `make pan` build its pan (every fourth model the breadth-first one,
 BFS=1, whose stock search writes shortest trails); stock pan (./pan without -C)
 writes its counterexample trail; `./pan -C --nearest TRAIL --json --good-trail`
-answers (every third model with random weights, every fifth with --run-to-end, both
-passed to the reference too); reference.py checks the answer
+answers (every third model with random weights, every fifth with --run-to-end, every
+seventh with an --assume that reference.py --random-assume draws; all passed to the
+reference too); reference.py checks the answer
 (--check): the same minimal distance, pancause's good run replays in SPIN, never
 violates and ends settled or in a valid end state, its distance by the DP and
 the cost of pancause's alignment are pancause's distance; or both find no
@@ -22,6 +23,7 @@ gen.py's bound stop) is over MAX_PAN_STATES is skipped and named.  Last line:
 import os
 import random
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -84,6 +86,13 @@ def one(seed, work, keep, model_file=None):
             opts = ["--weights", "%d,%d,%d" % (r.randint(0, 3), r.randint(0, 3), r.randint(1, 6))]
         if seed % 5 == 4:  # b must run to a valid end state (or for ever)
             opts.append("--run-to-end")
+        if seed % 7 == 5:  # every state of b keeps to an assumption over the globals
+            rc, out = sh([sys.executable, os.path.join(HERE, "reference.py"), "model.pml",
+                          "--random-assume", str(seed)], d)
+            if rc:
+                return seed, False, "reference.py --random-assume failed: " + out
+            if out.strip():  # none for a model whose answer is a lasso (reference.py)
+                opts += ["--assume", out.strip()]
         rc, out = sh(["./pan", "-m10000", "-w16", "-C", "--nearest", "model.pml.trail", "--json",
                       "out.json", "--good-trail", "good.trail"] + opts, d)
         log.append("pan -C --nearest exit %d\n%s" % (rc, out[-3000:]))
@@ -97,7 +106,8 @@ def one(seed, work, keep, model_file=None):
                     "./pan -m10000 -C --nearest model.pml.trail --json out.json "
                     "--good-trail good.trail %s; python3 %s/reference.py model.pml "
                     "model.pml.trail --check out.json %s\n" %
-                    (d, ROOT, " BFS=1" if bfs else "", " ".join(opts), HERE, " ".join(opts)))
+                    (d, ROOT, " BFS=1" if bfs else "", " ".join(map(shlex.quote, opts)), HERE,
+                     " ".join(map(shlex.quote, opts))))
         return seed, rc == 0, "\n".join(log)
     except subprocess.TimeoutExpired as e:
         return seed, False, "timeout: %s" % e

@@ -39,6 +39,19 @@ is the same.
 
 With --run-to-end (README: the option of the same name) a finite successful run
 must end in a valid end state: good_end drops "settled"; the rest is unchanged.
+
+With --assume EXPR (README: "--assume EXPR", repeatable) every state of b satisfies
+every EXPR: a state that breaks one is, for b, as bad as a violation (b_bad), in
+the enumeration of finite runs and of lassos and in whether a finite successful
+run exists; "settled" is unchanged (no violation reachable by silent steps).  The
+expressions are parsed and evaluated by the causality oracle's Promela code, not
+the C's.  pancause's b is checked state by state against them.
+
+    reference.py MODEL.pml --random-assume SEED
+        prints an assumption over MODEL's globals (those SPIN keeps), for batch.py:
+        a value a global takes somewhere excluded, or a bound on it, or two such
+        joined by || or &&; the initial state always satisfies it.  An empty line
+        for a model with no finite successful run (random_assume says why).
 """
 
 import json
@@ -50,6 +63,7 @@ import sys
 import tempfile
 
 from interp import DEAD, VIOL, Model, PromelaError
+from promela import Parser, eval_expr
 
 INF = float("inf")
 
@@ -237,6 +251,28 @@ def alignment_cost(model, W, a, sa, b, sb, pairs):
 RUN_TO_END = False
 
 
+# --assume: parsed expressions; every state of b satisfies them all
+ASSUME = []
+
+
+def parse_assume(text):
+    p = Parser(text)
+    e = p.expr()
+    if p.peek()[0] != "eof":
+        raise PromelaError("--assume %r: unexpected %r" % (text, p.peek()[1]))
+    return e
+
+
+def assume_ok(model, s):
+    env = model.env(s[1])
+    return all(eval_expr(e, env) for e in ASSUME)
+
+
+def b_bad(model, s):
+    """A state b may not be in: bad, or breaking an --assume."""
+    return model.bad(s) or (bool(ASSUME) and not assume_ok(model, s))
+
+
 def good_end(model, settled, s):
     if RUN_TO_END:
         return model.valid_end(s)
@@ -245,9 +281,17 @@ def good_end(model, settled, s):
 
 def finite_exists(model, g):
     """Whether a settled or valid end state is reachable from the initial state
-    through states that are not bad, by steps that do not violate."""
+    through states that are not bad (nor break an --assume), by steps that do not
+    violate."""
     settled = model.settled_states(g)
-    return any(good_end(model, settled, s) for s in model.safe_reach(g))
+    reach, todo = set(), [model.init]
+    while todo:
+        s = todo.pop()
+        if s in reach or b_bad(model, s):
+            continue
+        reach.add(s)
+        todo += [x.target for x in g[s] if x.target != VIOL]
+    return any(good_end(model, settled, s) for s in reach)
 
 
 def nearest_lasso(model, g, W, a, sa, plain=False, bound=INF):
@@ -267,11 +311,11 @@ def nearest_lasso(model, g, W, a, sa, plain=False, bound=INF):
     while level:
         nxt = []
         for anc, s, row, run, start in level:
-            if model.bad(s) or min(row) >= best:
+            if b_bad(model, s) or min(row) >= best:
                 continue
             for x in g[s]:
                 t = x.target
-                if t == VIOL or model.bad(t):
+                if t == VIOL or b_bad(model, t):
                     continue
                 new = extend(model, W, a, sa, row, x, s)
                 if min(new) >= best:
@@ -313,7 +357,7 @@ def nearest(model, g, W, a, sa, plain=False, bound=INF):
     while level:
         nxt = []
         for s, row, run in level:
-            if model.bad(s):
+            if b_bad(model, s):
                 continue
             if good_end(model, settled, s) and row[n] < best:
                 best, best_run = row[n], run
@@ -324,7 +368,7 @@ def nearest(model, g, W, a, sa, plain=False, bound=INF):
                 if any(all(r[i] <= row[i] for i in range(n + 1)) for r in rows if r is not row):
                     continue
             for x in g[s]:
-                if x.target == VIOL or model.bad(x.target):
+                if x.target == VIOL or b_bad(model, x.target):
                     continue
                 new = extend(model, W, a, sa, row, x, s)
                 if min(new) >= best:
@@ -358,6 +402,42 @@ def load(model_path, trail_path, must_violate=True):
     return model, g, run, states, final
 
 
+def random_assume(model_path, seed):
+    """An assumption for batch.py over the globals SPIN keeps: v != c, v <= c or
+    v >= c that excludes a value v takes in some reachable state; sometimes two
+    joined by || or &&.  The initial state satisfies it (else every answer is the
+    trivial "no successful run").  None for a model without a finite successful
+    run: the lasso enumeration is exponential in the distance, which an assumption
+    raises (seed 397: over 300 s at d = 41, against d = 11 without); e2e.sh tests
+    --assume on a lasso (abp)."""
+    import random
+    r = random.Random(seed)
+    with open(model_path) as f:
+        model = Model(f.read())
+    hidden = hidden_vars(model_path)
+    kept = [i for i, v in enumerate(model.vars) if v not in hidden]
+    g = model.graph()
+    if not finite_exists(model, g):
+        return None
+    init = model.init[1]
+
+    def atom():
+        """v op c that the initial state satisfies and some reachable state breaks,
+        where v has such a value (else a condition every state satisfies)."""
+        i = r.choice(kept)
+        values = sorted({s[1][i] for s in g})
+        v, x = model.vars[i], init[i]
+        cands = ["%s != %d" % (v, c) for c in values if c != x]
+        cands += ["%s <= %d" % (v, c) for c in values if x <= c < values[-1]]
+        cands += ["%s >= %d" % (v, c) for c in values if values[0] < c <= x]
+        return r.choice(cands) if cands else "%s == %d" % (v, x)
+
+    e = atom()
+    if r.random() < 0.4:
+        e = "%s %s %s" % (e, r.choice(("||", "&&")), atom())
+    return e
+
+
 def weights(arg, model, a_states, a_final):
     allstates = list(a_states) + ([a_final] if a_final is not None else [])
     wc = len(model.kept) + 2 if allstates else 2
@@ -386,6 +466,14 @@ def main(argv):
         args.remove("--run-to-end")
         global RUN_TO_END
         RUN_TO_END = True
+    while "--assume" in args:
+        k = args.index("--assume")
+        ASSUME.append(parse_assume(args[k + 1]))
+        del args[k:k + 2]
+    if "--random-assume" in args:
+        k = args.index("--random-assume")
+        print(random_assume(args[0], int(args[k + 1])) or "")
+        return 0
     model_path, trail_path = args
     try:
         model, g, a, sa, a_final = load(model_path, trail_path)
@@ -434,6 +522,11 @@ def pancause_b(model, g, model_path, c, lasso):
                               must_violate=False)
     except (NoFit, PromelaError) as e:
         return "good trail: %s" % e
+    if ASSUME:
+        for k, st in enumerate(list(sb) + [final]):
+            if not assume_ok(model, st):
+                return "pancause's b breaks --assume in its state %s" % (
+                    "before step %d" % (k + 1) if k < len(sb) else "at its end")
     cb = c.get("b", {})
     if lasso:
         k = cb.get("loop_step")
