@@ -242,14 +242,17 @@ static void bind_leaf(ex_expr *e, void *ctx)
     e->var = (int)c;
 }
 
+static void count_leaf(ex_expr *e, void *ctx)
+{
+    (void)e;
+    ++*(size_t *)ctx;
+}
+
 int nr_assume_bind(nr_assume *A, const nr_model *m, u_err *err)
 {
-    size_t leaves = 0;
+    size_t leaves = 0; /* columns: at most one per leaf */
     for (int p = 0; p < A->l.nprops; p++)
-        for (const char *t = A->l.props[p].text; (t = strpbrk(t, "_abcdefghijklmnopqrstuvwxyz"
-                                                                 "ABCDEFGHIJKLMNOPQRSTUVWXYZ"));
-             t++)
-            leaves++; /* at least one letter per leaf: enough columns */
+        ex_expr_each_var(A->l.props[p].expr, count_leaf, &leaves);
     A->m = m;
     A->ncol = 0;
     if (!(A->col = malloc((leaves + 1) * sizeof *A->col)) ||
