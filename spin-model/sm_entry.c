@@ -77,8 +77,9 @@ static const char *const HELP_NEAREST =
     "                (default 50 per recorded state, at least 5e7; 0 = none)\n"
     "  --run-to-end  b may not stop at a merely settled state: it runs to a valid\n"
     "                end state, or for ever (a lasso) where none can be reached\n"
-    "  --assume EXPR every state of b satisfies the Promela expression EXPR over\n"
-    "                the model's variables (x, a[i], P[pid]:x, len(ch)); repeatable\n"
+    "  --assume EXPR every state of b satisfies EXPR, a condition over the\n"
+    "                model's variables (x, a[2], P[pid]:x, len(q); ! && || ->);\n"
+    "                repeatable: all must hold\n"
     "./pan -C --nearest-graph FILE [pan options]: the recorded graph with every\n"
     "state's values as text (nearest/nr_graph.c), for pancause temporal.\n";
 
