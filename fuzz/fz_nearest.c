@@ -24,11 +24,11 @@ static const char *const PROCS[] = {"P"};
 static const short SRC0[] = {0, 10, 11, 12, 13, 14};
 static const short *const SRC[] = {SRC0};
 static const int NSTATES[] = {6};
-static const nr_trans TRANS[] = {{0, 1, 1, "x = 1"},
-                                 {0, 1, 2, "x = 2"},
-                                 {0, 2, 3, "y = x"},
-                                 {0, 2, 4, "(y>0)"},
-                                 {0, 3, 5, "assert((x==2))"}};
+static const nr_trans TRANS[] = {{0, 1, 1, "x = 1", -1},
+                                 {0, 1, 2, "x = 2", -1},
+                                 {0, 2, 3, "y = x", -1},
+                                 {0, 2, 4, "(y>0)", -1},
+                                 {0, 3, 5, "assert((x==2))", -1}};
 
 static cc_graph *G, *G2;
 static nr_model *M, *M2;

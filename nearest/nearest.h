@@ -29,10 +29,13 @@
 typedef struct nr_model nr_model;
 
 /* One transition as pan.t declares it: proctype, home state (whose source line SPIN
- * prints for the step), t_id and statement text (pan's own string, kept by pointer). */
+ * prints for the step), t_id, statement text (pan's own string, kept by pointer) and
+ * target state (an IF/DO pseudo-transition's: the state of its option's first
+ * statement, where that option's real transitions are declared). */
 typedef struct {
     int proctype, state, tid;
     const char *text;
+    int target;
 } nr_trans;
 
 nr_model *nr_model_new(void);

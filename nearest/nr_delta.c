@@ -166,14 +166,20 @@ static int merge(walk *w, const int32_t *pair)
     return rc;
 }
 
-/* The state after step k of run p (before its next step; the last state at the end;
- * the state before a last step that violated). */
+/* The state after step k of run p (before its next step; the last state at the end).
+ * When the run's last move violated: a never claim's move after step k leaves step k's
+ * effects in the state before that move (before 2026-11-26 the state before step k was
+ * taken, so a's last step wrote nothing and the values at a's end were one step old:
+ * cases/nearest-oracle/slice_ref.py found it); step k's own violating move (a failing
+ * assert) has no state after it, and the state before it stands. */
 static uint32_t after(const nr_path *p, size_t k)
 {
     if (k + 1 < p->n)
         return p->step[k + 1].state;
     uint32_t last = p->state[p->nmoves];
-    return last == NR_NONE ? p->step[k].state : last;
+    if (last != NR_NONE)
+        return last;
+    return p->move_of[k] + 1 < p->nmoves ? p->state[p->nmoves - 1] : p->step[k].state;
 }
 
 /* The variables (regular) whose presence or value differs between s and t, into
@@ -495,6 +501,25 @@ static void seed_step(walk *w, size_t e)
     free(r);
 }
 
+/* What process pid, waiting at control state pc of proctype pt, reads: the statements
+ * pan.t declares there and, behind an IF/DO pseudo-transition, its options' first
+ * statements (nested if/do followed alike, 8 deep at most).  Before 2026-11-26 the
+ * pseudo-transitions' text ("IF", naming nothing) was all that was read, so the
+ * guards of a waiting if/do counted only where SPIN had declared them at the state
+ * itself (slice_ref.py's seeds 36, 116 against 308). */
+static void waiting_reads(walk *w, int pid, int pt, int pc, uint32_t **r, size_t *nr, int depth)
+{
+    for (size_t t = 0; t < w->m->ntrans; t++) {
+        const nr_trans *x = &w->m->trans[t];
+        if (x->proctype != pt || x->state != pc)
+            continue;
+        if (strcmp(x->text, "IF") && strcmp(x->text, "DO"))
+            add_reads(w, r, nr, pid, pt, x->tid);
+        else if (x->target > 0 && x->target != pc && depth < 8)
+            waiting_reads(w, pid, pt, x->target, r, nr, depth + 1);
+    }
+}
+
 /* The last Δ of process pid at M positions 0..e (NR_NONE if its steps there are all
  * equal pairs). */
 static uint32_t last_delta_of(const walk *w, int pid, size_t e)
@@ -535,6 +560,13 @@ static void seeds(walk *w, const cc_graph *g)
         int pr, tid;
         cc_graph_step(g, a->move[a->nmoves - 1], &pr, &tid);
         add_reads(w, &r, &nr, -1, w->c->claim_type, tid);
+    } else if (w->c->claim_type >= 0) {
+        /* a condemned last state: the claim alone goes on to its violation, by moves
+         * the trail does not hold, so what any of its statements reads (before
+         * 2026-11-26 every differing global was taken: slice_ref.py's seed 79) */
+        for (size_t t = 0; t < w->m->ntrans; t++)
+            if (w->m->trans[t].proctype == w->c->claim_type)
+                add_reads(w, &r, &nr, -1, w->c->claim_type, w->m->trans[t].tid);
     }
     /* a's own last steps that b leaves out (after the last aligned pair): what a did
      * that led into the dead end */
@@ -571,11 +603,8 @@ static void seeds(walk *w, const cc_graph *g)
      * with nothing of b after a's end to read it) */
     for (int pid = 0; !claim_move && w->c->claim_type < 0 && pid < 256; pid++) {
         int pt, pc;
-        if (!nr_location(w->m, sa, pid, &pt, &pc))
-            continue;
-        for (size_t t = 0; t < w->m->ntrans; t++)
-            if (w->m->trans[t].proctype == pt && w->m->trans[t].state == pc)
-                add_reads(w, &r, &nr, pid, pt, w->m->trans[t].tid);
+        if (nr_location(w->m, sa, pid, &pt, &pc))
+            waiting_reads(w, pid, pt, pc, &r, &nr, 0);
     }
     /* nothing seeded yet and the waiting statements' reads unknown (an if/do's
      * options sit behind pan's IF/DO pseudo-transitions, whose text names nothing):
@@ -586,10 +615,7 @@ static void seeds(walk *w, const cc_graph *g)
     diff_list(w, sa, sb);
     for (size_t k = 0; k < w->ntmp; k++) {
         uint32_t v = w->tmp[k];
-        /* under a never claim whose move is unknown (a condemned last state) every
-         * differing global may be what it reads */
-        bool read = !claim_move && w->c->claim_type >= 0 && w->m->var[v].pid < 0;
-        read = read || (none && w->m->var[v].kind != NR_V_PC);
+        bool read = none && w->m->var[v].kind != NR_V_PC;
         for (size_t q = 0; q < nr && !read; q++)
             read = r[q] == v;
         if (read)
@@ -701,13 +727,23 @@ int nr_deltas_build(const cc_graph *g, nr_model *m, const nr_path *a, const nr_f
         w.pnode[k] = NR_NONE;
     for (size_t k = 0; k < 256; k++)
         w.dec[0][k] = w.dec[1][k] = NR_NONE;
-    size_t q = 0;
+    size_t q = 0, e = a_end_pos(&w);
+    uint32_t *orig_end = malloc(nv * sizeof *orig_end);
+    if (!orig_end)
+        goto done;
     for (size_t k = 0; k < w.nM && !w.oom; k++) {
         if (w.M[k].kind == M_PAIR)
             do_pair(&w, (uint32_t)k, ++q);
         else
             do_unaligned(&w, (uint32_t)k);
+        if (k == e)
+            memcpy(orig_end, w.orig, nv * sizeof *orig_end);
     }
+    /* the seeds are about a's end: a value there has its origin at or before it, not
+     * in b's steps after it (before 2026-11-26 those were taken: slice_ref.py) */
+    if (w.nM)
+        memcpy(w.orig, orig_end, nv * sizeof *orig_end);
+    free(orig_end);
     if (!w.oom)
         seeds(&w, g);
     rc = w.oom || close_slice(&w) ? -1 : 0;

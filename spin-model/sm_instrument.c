@@ -347,9 +347,10 @@ static const char *read_int(const char *p, int *v)
     return end;
 }
 
-/* One `settr(...)` line of pan.t: `trans[P][S] = settr(TID, ..., "text", ...)` or a
- * chain continuation `T->nxt = settr(...)` of the last (P, S).  Appends a table row;
- * lines of no numbered proctype (the _NP_ process) are skipped. */
+/* One `settr(...)` line of pan.t: `trans[P][S] = settr(TID, ATOM, TARGET, ..., "text",
+ * ...)` or a chain continuation `T->nxt = settr(...)` of the last (P, S).  Appends a
+ * table row; lines of no numbered proctype (the _NP_ process) are skipped.  TARGET is
+ * kept for the IF/DO pseudo-transitions, whose targets are their options' states. */
 static void trans_line(sm_buf *b, const char *line, const char *end, int *p, int *st, size_t *n)
 {
     const char *t = strstr(line, "trans[");
@@ -364,8 +365,11 @@ static void trans_line(sm_buf *b, const char *line, const char *end, int *p, int
         }
     } else if (!strstr(line, "T->nxt") || *p < 0)
         return;
-    int tid;
-    const char *lit = read_int(call + 6, &tid);
+    int tid, atom, target = -1;
+    const char *lit = read_int(call + 6, &tid), *q0 = lit;
+    if (q0 && *q0 == ',' && (q0 = read_int(q0 + 1, &atom)) && *q0 == ',' &&
+        !read_int(q0 + 1, &target))
+        target = -1;
     lit = lit ? memchr(lit, '"', (size_t)(end - lit)) : NULL;
     if (!lit)
         return;
@@ -381,7 +385,12 @@ static void trans_line(sm_buf *b, const char *line, const char *end, int *p, int
     }
     buf_str(b, row);
     buf_add(b, lit, (size_t)(q + 1 - lit));
-    buf_str(b, "},\n");
+    free(row);
+    if (!(row = u_fmt(", %d},\n", target))) {
+        b->oom = true;
+        return;
+    }
+    buf_str(b, row);
     free(row);
     (*n)++;
 }
@@ -400,7 +409,7 @@ static int append_trans(sm_buf *b, const char *pan_t)
             trans_line(b, l, e, &p, &st, &n);
         l = e;
     }
-    char *tail = u_fmt("    {-1, -1, -1, 0}};\nstatic const int sm_pan_ntrans = %zu;\n", n);
+    char *tail = u_fmt("    {-1, -1, -1, 0, -1}};\nstatic const int sm_pan_ntrans = %zu;\n", n);
     if (!tail)
         return -1;
     buf_str(b, tail);

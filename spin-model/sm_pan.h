@@ -80,10 +80,12 @@ void smh_exit(int *status);
 
 /* One of pan's transitions as `spin -a` declared it in pan.t (the instrumenter copies
  * them into sm_pan_trans[]): proctype, the state whose list declares it (its home:
- * `spin -t -p` prints that state's source line for the step), t_id and statement text. */
+ * `spin -t -p` prints that state's source line for the step), t_id, statement text and
+ * target state (for an IF/DO pseudo-transition: its option's first state). */
 typedef struct {
     int proctype, state, tid;
     const char *text;
+    int target;
 } sm_trans;
 /* The model's transitions and per proctype its states' source lines (src[p][state],
  * nstates[p] of them; NULL for a proctype without), named once before the search. */

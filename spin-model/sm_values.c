@@ -75,7 +75,7 @@ void smh_transitions(const sm_trans *t, int n, const short *const *src, const in
         return;
     }
     for (int i = 0; i < n; i++)
-        V.trans[i] = (nr_trans){t[i].proctype, t[i].state, t[i].tid, t[i].text};
+        V.trans[i] = (nr_trans){t[i].proctype, t[i].state, t[i].tid, t[i].text, t[i].target};
     if (nr_model_trans(V.m, V.trans, n)) {
         V.failed = true;
         u_oom(&V.err);

@@ -27,11 +27,11 @@ static const short SRC0[] = {0, 10, 11, 12, 13, 14, 15, 16};
 static const short *const SRC[] = {SRC0};
 static const int NSTATES[] = {8};
 /* pan.t's transitions: tid 1 and 2 at state 1 (two options), 3 at 2, 4 at 3 */
-static const nr_trans TRANS[] = {{0, 1, 1, "x = 1"},
-                                 {0, 1, 2, "x = 2"},
-                                 {0, 2, 3, "y = x"},
-                                 {0, 3, 4, "assert((y==2))"},
-                                 {0, 3, 5, "skip"}};
+static const nr_trans TRANS[] = {{0, 1, 1, "x = 1", -1},
+                                 {0, 1, 2, "x = 2", -1},
+                                 {0, 2, 3, "y = x", -1},
+                                 {0, 3, 4, "assert((y==2))", -1},
+                                 {0, 3, 5, "skip", -1}};
 
 static nr_model *model(void)
 {
@@ -459,8 +459,10 @@ END_TEST
  * whose write is "x = 1" (aligned, equal too): both enter the slice as steps both runs
  * take alike, so its lines are 10, 11, 12; "x = 1" is no decision and depends on
  * nothing (no value its text reads differs). */
-static const nr_trans TRANS_CTL[] = {
-    {0, 1, 1, "x = 1"}, {0, 2, 6, "((x==1))"}, {0, 3, 7, "y = 2"}, {0, 4, 8, "assert((y==0))"}};
+static const nr_trans TRANS_CTL[] = {{0, 1, 1, "x = 1", -1},
+                                     {0, 2, 6, "((x==1))", -1},
+                                     {0, 3, 7, "y = 2", -1},
+                                     {0, 4, 8, "assert((y==0))", -1}};
 
 START_TEST(unaligned_step_depends_on_its_decision)
 {
