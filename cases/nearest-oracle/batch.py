@@ -13,10 +13,12 @@ reference too); reference.py checks the answer
 (--check): the same minimal distance, pancause's good run replays in SPIN, never
 violates and ends settled or in a valid end state, its distance by the DP and
 the cost of pancause's alignment are pancause's distance; or both find no
-successful run.  Two models at a time (NEAREST_JOBS).  Failures are kept in
-$TMPDIR/nearest-oracle-failures/seedN (or --keep DIR) with a repro.sh.  A model whose
-whole SPIN state space (pan goes on past a failing assert, where the reference and
-gen.py's bound stop) is over MAX_PAN_STATES is skipped and named.  Last line:
+successful run.  Then slice_ref.py checks pancause's Δs and Δ-slice on that b
+and alignment; a mismatch fails the model too.  Two models at a time
+(NEAREST_JOBS).  Failures are kept in $TMPDIR/nearest-oracle-failures/seedN (or
+--keep DIR) with a repro.sh.  A model whose whole SPIN state space (pan goes on
+past a failing assert, where the reference and gen.py's bound stop) is over
+MAX_PAN_STATES is skipped and named.  Last line:
 "N passed, M failed" (", K skipped (too large for SPIN)" when any were).
 """
 
@@ -108,6 +110,16 @@ def one(seed, work, keep, model_file=None):
                     "model.pml.trail --check out.json %s\n" %
                     (d, ROOT, " BFS=1" if bfs else "", " ".join(map(shlex.quote, opts)), HERE,
                      " ".join(map(shlex.quote, opts))))
+        if rc == 0:  # the Δ-slice, on the b and alignment reference.py has just checked
+            slice_cmd = [sys.executable, os.path.join(HERE, "slice_ref.py"), "model.pml",
+                         "model.pml.trail", "--check", "out.json"]
+            rc, out = sh(slice_cmd, d)
+            log.append("slice reference: " + out)
+            with open(os.path.join(d, "repro.sh"), "a") as f:
+                f.write("cd %s && python3 %s --verbose\n" % (d, " ".join(slice_cmd[1:])))
+            if rc:
+                log.append("SLICE MISMATCH: pancause's Δ-slice is not slice_ref.py's; again, in "
+                           "the kept directory: python3 %s --verbose" % " ".join(slice_cmd[1:]))
         return seed, rc == 0, "\n".join(log)
     except subprocess.TimeoutExpired as e:
         return seed, False, "timeout: %s" % e

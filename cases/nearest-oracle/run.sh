@@ -3,8 +3,8 @@
 #   cases/nearest-oracle/run.sh [N [SEED]]
 # N random models (default 200) from SEED (default 1; CI may pass a varying seed),
 # two at a time (NEAREST_JOBS): for each, the C distance must equal the reference's
-# minimal distance and C's good run, replayed by SPIN, must be a real successful run
-# (batch.py says how).  Failing cases are kept, with a repro.sh, in
+# minimal distance, C's good run, replayed by SPIN, must be a real successful run, and
+# C's Δ-slice on it must be slice_ref.py's (batch.py says how).  Failing cases are kept, with a repro.sh, in
 # ${TMPDIR:-/tmp}/nearest-oracle-failures/seedSEED/ (emptied first).  Last line:
 # "N passed, M failed"; exit status 1 on any failure.
 here=$(cd "$(dirname "$0")" && pwd)

@@ -1,0 +1,495 @@
+#!/usr/bin/env python3
+"""Independent reference for the Δ-slice of `pancause nearest` (README: "The Δ-slice.").
+
+    slice_ref.py MODEL.pml TRAIL --check CJSON [--verbose]
+
+reference.py checks the distance and that pancause's b is a nearest successful
+run.  b is not unique, so its slice can only be checked relative to the b and
+the alignment pancause chose: this file takes both from pancause's JSON (CJSON:
+"alignment", "good_trail", "b".lasso) as given, follows a and b with the
+interpreter (interp.py, through reference.py's replay and follow), recomputes
+the Δs and the slice from the README's text (not from the C), and compares:
+the same Δs (kind, steps, variable, values, line), the same Δs in the slice,
+the same slice_lines and slice_via.  Exit 1 on a mismatch, saying what differs.
+batch.py runs it on each model once reference.py's check has passed.
+
+How: the alignment is walked forward as rows (between two pairs a's skipped
+steps, then b's inserted ones, then the pair); the Δs are a changed action per
+pair whose transitions differ, a deleted (inserted) step per unpaired step of a
+(b), a value Δ per variable and maximal run of consecutive pairs where it has
+the same two different values in the states before the steps, and a value
+"when a ends" (a's last state against b's when a ends) for each variable a seed
+reads there.  The slice is everything the seeds depend on (Slicer.seeds,
+Slicer.deps: one comment per rule), walked to a fixed point.  A step writes
+the variables whose value it changes; a statement reads the identifiers of its
+text, resolved to the kept globals (gen.py's models have no locals).
+
+Readings where the README leaves a choice, or says less than pancause does;
+each agreed with pancause on all 569 generated models with an answer of gen.py
+seeds 1-700, and the seed in brackets is one that rules out the other reading:
+ R1  "Wrote" is "changed the value": `y = y`, or `x = 0` when x is 0, writes
+     nothing (13).
+ R2  An assignment does not read its target (405); a d_step reads every
+     identifier of its statements, the assigned ones included ("a d_step from its
+     source lines", 360).
+ R3  A decision is an option of an if/do (a transition from a location with
+     several) or a condition statement; a d_step is none, even one opening with a
+     condition (80).
+ R4  A value Δ ends where either value changes ("value of x: 0 in a, 1 in b",
+     125).
+ R5  "Its process's last changed action" (of an unpaired step, 658) and "its
+     process's earlier divergence" (of a changed action, 373) count only while the
+     process has taken no aligned step since.
+ R6  A decision taken alike also depends on the value Δs of its reads at its
+     pair (69).
+ R7  A never claim gets the seeds of an invalid end state too (b's next step of
+     each process after a's end, 3; the last Δ of each process standing elsewhere,
+     210) besides the values when a ends of the claim's variables; and for both,
+     every step of a after the last pair (b leaves it out) is a seed (178, 230, 70).
+ R8  An invalid end state also seeds the values when a ends of what b's next
+     steps read (1) and of what a waiting process's statements read there (70,
+     360), every option of a waiting if/do included (308; until 2026-11-26 the C
+     read those only where SPIN declared them at the state itself, not behind its
+     IF/DO pseudo-transitions: 36, 116).
+ R9  The text fallback ("a pair whose text names none of the changed variables
+     seeds every difference there") applies to a's violating assert.
+
+Written before the C agreed: its first runs found four defects in pancause's
+slice, fixed on 2026-11-26 (README "The Δ-slice"): a never claim's violating move
+after a's last step made the values at a's end one step old; the origin of a value
+at a's end was taken from b's steps after it; a condemned state under a claim took
+every differing global as read; a waiting if/do's guards were read only where SPIN
+declared them at the state itself.  No difference is tolerated now.
+"""
+
+import json
+import sys
+
+from interp import VIOL, Step, expr_vars
+from reference import NoFit, PromelaError, follow, load, replay
+
+class Run:
+    """One run as the interpreter followed it: steps, the states before them and
+    its last state (None when its last step violates)."""
+
+    def __init__(self, steps, states, final):
+        self.steps, self.states, self.final = steps, states, final
+
+    def __len__(self):
+        return len(self.steps)
+
+    def before(self, k):
+        return self.states[k] if k < len(self.steps) else self.final
+
+    def after(self, k):
+        return self.before(k + 1)
+
+
+class Slicer:
+    """The Δs and the slice of a against b under one alignment (pairs of 0-based
+    step indices).  kind: 'assert' (a's last step violates), 'claim' (the never
+    claim, after a's last state), 'invalid-end'."""
+
+    def __init__(self, model, a, b, pairs, lines_a, lines_b, kind):
+        self.m, self.a, self.b, self.pairs = model, a, b, pairs
+        self.lines_a, self.lines_b = lines_a, lines_b
+        self.kind = kind
+        self.kept = [model.vars[i] for i in model.kept]
+        self.idx = {v: i for i, v in enumerate(model.vars)}
+        self._rows()
+        self.locs_end = self.a_end_state[0]
+        self._deltas()
+
+    # ------------------------------------------------------------ steps
+    def trans(self, x):
+        return None if x.k == "die" else self.m.procs[x.pid].trans[x.loc][x.k]
+
+    def reads(self, x):
+        """The kept variables a step's statement reads (R2)."""
+        t = self.trans(x)
+        out = set()
+        if t is None:
+            return out
+        kind, pay = t[0], t[1]
+        if kind in ("expr", "assert"):
+            out = expr_vars(pay)
+        elif kind == "assign":
+            out = expr_vars(pay[1])
+        elif kind == "dstep":
+            for st in pay:
+                out |= expr_vars(st["e"]) | ({st["v"]} if st["k"] == "assign" else set())
+        return out & set(self.kept)
+
+    def decision(self, x):
+        """An option, or a statement that may block (R3)."""
+        t = self.trans(x)
+        if t is None:
+            return False
+        return len(self.m.procs[x.pid].trans[x.loc]) > 1 or t[0] in ("expr", "else")
+
+    def val(self, s, v):
+        return s[1][self.idx[v]]
+
+    def differ(self, s, t):
+        return {v for v in self.kept if self.val(s, v) != self.val(t, v)}
+
+    def writes(self, run, k):
+        """The variables step k of run writes: those whose value it changes (R1)."""
+        s, t = run.before(k), run.after(k)
+        return set() if t is None or t == VIOL else self.differ(s, t)
+
+    # ------------------------------------------------------------ rows
+    def _rows(self):
+        rows, pi, pj = [], 0, 0
+        for i, j in self.pairs + [(len(self.a), len(self.b))]:
+            rows += [("del", k, None) for k in range(pi, i)]
+            rows += [("ins", None, k) for k in range(pj, j)]
+            if i < len(self.a):
+                rows.append(("pair", i, j))
+            pi, pj = i + 1, j + 1
+        self.rows = rows
+        self.row_of_a = {r[1]: n for n, r in enumerate(rows) if r[1] is not None}
+        self.row_of_b = {r[2]: n for n, r in enumerate(rows) if r[2] is not None}
+        na = len(self.a)
+        self.a_end = self.row_of_a[na - 1] if na else -1  # the row of a's last step
+        self.jb_end = sum(1 for r in rows[:self.a_end + 1] if r[2] is not None)
+        self.b_at_end = self.b.before(self.jb_end)  # b's state when a ends
+        # a's state when it ends: its last state (before its last step, an assert)
+        self.a_end_state = self.a.final if self.a.final is not None else \
+            (self.a.states[-1] if na else self.m.init)
+
+    def pid(self, n):
+        _, i, j = self.rows[n]
+        return self.a.steps[i].pid if i is not None else self.b.steps[j].pid
+
+    def changed_action(self, n):
+        kind, i, j = self.rows[n]
+        return kind == "pair" and self.a.steps[i].k != self.b.steps[j].k
+
+    def row_writes(self, n):
+        _, i, j = self.rows[n]
+        return (self.writes(self.a, i) if i is not None else set()) | \
+            (self.writes(self.b, j) if j is not None else set())
+
+    # ------------------------------------------------------------ Δs
+    def _deltas(self):
+        ds, self.row_delta, self.value_at, self.end_values = [], {}, {}, {}
+        running = {}  # variable -> its value Δ at the previous pair
+        for n, (kind, i, j) in enumerate(self.rows):
+            if kind != "pair":
+                self.row_delta[n] = len(ds)
+                x = self.a.steps[i] if kind == "del" else self.b.steps[j]
+                ds.append({"kind": "deleted" if kind == "del" else "inserted",
+                           "step_a": None if i is None else i + 1,
+                           "step_b": None if j is None else j + 1, "variable": None,
+                           "row": n, "pid": x.pid})
+                continue
+            sa, sb = self.a.before(i), self.b.before(j)
+            now = {}
+            for v in sorted(self.differ(sa, sb), key=self.idx.get):
+                d = running.get(v)
+                if d is not None and (ds[d]["value_a"], ds[d]["value_b"]) == \
+                        (self.val(sa, v), self.val(sb, v)):
+                    ds[d]["steps"] += 1  # the same two values go on (R4)
+                else:
+                    d = len(ds)
+                    ds.append({"kind": "value", "step_a": i + 1, "step_b": j + 1,
+                               "variable": v, "steps": 1, "before": n,
+                               "value_a": self.val(sa, v), "value_b": self.val(sb, v)})
+                now[v] = self.value_at[(n, v)] = d
+            running = now
+            if self.changed_action(n):
+                self.row_delta[n] = len(ds)
+                ds.append({"kind": "action", "step_a": i + 1, "step_b": j + 1,
+                           "variable": None, "row": n, "pid": self.a.steps[i].pid})
+        self.deltas = ds
+
+    def end_delta(self, v):
+        """The value of v when a ends, a Δ created when something reads it there."""
+        if v not in self.end_values:
+            self.end_values[v] = len(self.deltas)
+            self.deltas.append({
+                "kind": "value", "step_a": len(self.a) or None, "step_b": self.jb_end or None,
+                "variable": v, "steps": 0, "end": True,
+                "before": self.a_end + 1,
+                "value_a": self.val(self.a_end_state, v), "value_b": self.val(self.b_at_end, v)})
+        return ("d", self.end_values[v])
+
+    def line_of(self, d):
+        """A Δ's line: its step's (a's of a changed action), a value Δ's origin's."""
+        if d["kind"] == "inserted":
+            return self.lines_b[d["step_b"] - 1]
+        if d["kind"] != "value":
+            return self.lines_a[d["step_a"] - 1]
+        o = self.origin(d["variable"], d["before"])
+        if o is None:
+            return None
+        _, i, j = self.rows[o]
+        if i is not None and d["variable"] in self.writes(self.a, i):
+            return self.lines_a[i]
+        return self.lines_b[j]
+
+    # ------------------------------------------------------------ dependences
+    def origin(self, v, before):
+        """The last row before row `before` that writes v in either run."""
+        for n in range(before - 1, -1, -1):
+            if v in self.row_writes(n):
+                return n
+        return None
+
+    def values_at(self, n, vs, fallback=False):
+        """The value Δs at pair row n of the variables vs; with fallback, when vs
+        names none of those that differ there, every value Δ there (R9)."""
+        out = [("d", self.value_at[(n, v)]) for v in sorted(vs) if (n, v) in self.value_at]
+        if not out and fallback:
+            out = [("d", d) for (m, _), d in sorted(self.value_at.items()) if m == n]
+        return out
+
+    def as_node(self, n, step_kind):
+        """Row n reached as a dependence: its Δ, or (a pair taken alike) a step."""
+        return ("d", self.row_delta[n]) if n in self.row_delta else (step_kind, n)
+
+    def last_changed_action(self, n, pid):
+        """pid's last changed action before row n while pid took no aligned step
+        since (R5)."""
+        for k in range(n - 1, -1, -1):
+            if self.pid(k) == pid:
+                if self.changed_action(k):
+                    return [("d", self.row_delta[k])]
+                if self.rows[k][0] == "pair":
+                    return []
+        return []
+
+    def last_delta(self, n, pid):
+        """pid's last Δ (changed action, deleted or inserted step) before row n."""
+        for k in range(n - 1, -1, -1):
+            if k in self.row_delta and self.pid(k) == pid:
+                return [("d", self.row_delta[k])]
+        return []
+
+    def last_decision(self, n, in_a, pid):
+        """The row of pid's last decision before row n in run a (in_a) or b."""
+        _, i, j = self.rows[n]
+        run, k0, rows = (self.a, i, self.row_of_a) if in_a else (self.b, j, self.row_of_b)
+        for k in range(k0 - 1, -1, -1):
+            if run.steps[k].pid == pid and self.decision(run.steps[k]):
+                return rows[k]
+        return None
+
+    def origin_node(self, n):
+        """A value's origin row n: a deleted or inserted step or a changed action is
+        that Δ; an aligned pair with the same action, the value Δs of its reads there."""
+        if n in self.row_delta:
+            return [("d", self.row_delta[n])]
+        return self.values_at(n, self.reads(self.a.steps[self.rows[n][1]]))
+
+    def deps(self, node):
+        kind, x = node
+        if kind == "d":
+            d = self.deltas[x]
+            if d["kind"] == "value":
+                # a value Δ depends on the step that last wrote the variable in either run
+                o = self.origin(d["variable"], d["before"])
+                return [] if o is None else self.origin_node(o)
+            n = d["row"]
+            _, i, j = self.rows[n]
+            out = self.last_changed_action(n, d["pid"])
+            if d["kind"] == "action":
+                # a changed action: the value Δs of what its two statements read, and
+                # its process's earlier divergence
+                return out + self.values_at(n, self.reads(self.a.steps[i]) |
+                                            self.reads(self.b.steps[j]))
+            # a deleted or inserted step: its process's last changed action and its
+            # control, its process's last decision in the run it ran in
+            k = self.last_decision(n, d["kind"] == "deleted", d["pid"])
+            return out + ([] if k is None else [self.as_node(k, "dec")])
+        i = self.rows[x][1]
+        rd = self.reads(self.a.steps[i])
+        if kind == "wr":
+            # a write reached from a decision: no further than the value Δs of its reads
+            return self.values_at(x, rd)
+        # a decision taken alike: the writes in a of the values its condition read
+        # (as steps taken alike unless Δs), and the value Δs of its reads there (R6)
+        out = self.values_at(x, rd)
+        for v in sorted(rd):
+            for k in range(i - 1, -1, -1):
+                if v in self.writes(self.a, k):
+                    out.append(self.as_node(self.row_of_a[k], "wr"))
+                    break
+        return out
+
+    # ------------------------------------------------------------ seeds
+    def seeds(self):
+        out, end_vars = [], set()
+        diff_end = self.differ(self.a_end_state, self.b_at_end)
+        if self.kind == "assert":
+            # a's violating step: its value Δs and changed action when b executes it
+            # too, else its deletion
+            n = self.a_end
+            if self.rows[n][0] == "del":
+                return [("d", self.row_delta[n])]
+            out = self.values_at(n, self.reads(self.a.steps[self.rows[n][1]]), True)
+            return out + ([("d", self.row_delta[n])] if n in self.row_delta else [])
+        # a bad last state (R7): every step of a after the last pair
+        for n in range(self.a_end, -1, -1):
+            if self.rows[n][0] == "pair":
+                break
+            out.append(("d", self.row_delta[n]))
+        if self.kind == "claim":
+            # the never claim: the differing variables its violating move reads
+            end_vars |= expr_vars(self.m.ltl) & diff_end
+        # b's next step of each process after a's end (and what it reads there, R8)
+        seen = set()
+        for n in range(self.a_end + 1, len(self.rows)):
+            kind, _, j = self.rows[n]
+            if kind == "ins" and self.b.steps[j].pid not in seen:
+                seen.add(self.b.steps[j].pid)
+                out.append(("d", self.row_delta[n]))
+                end_vars |= self.reads(self.b.steps[j]) & diff_end
+        # each process standing elsewhere at a's end than in b there: its last Δ
+        for pid in range(len(self.m.procs)):
+            if self.locs_end[pid] != self.b_at_end[0][pid]:
+                out += self.last_delta(self.a_end + 1, pid)
+        if self.kind == "invalid-end":
+            # a process waiting at a's end: what the statements it waits on read, every
+            # option of a waiting if/do included (R8)
+            for pid, loc in enumerate(self.a_end_state[0]):
+                trs = self.m.procs[pid].trans[loc] if loc >= 0 else []
+                for k, tr in enumerate(trs):
+                    end_vars |= self.reads(Step(pid, loc, k, tr[3], None, None)) & diff_end
+        return out + [self.end_delta(v) for v in sorted(end_vars, key=self.idx.get)]
+
+    def slice(self):
+        """(indices of the Δs in the slice, rows of its steps taken alike, its lines);
+        self.why maps each node to the node it was reached from."""
+        todo, self.why = [(nd, "seed") for nd in self.seeds()], {}
+        while todo:
+            nd, parent = todo.pop()
+            if nd not in self.why:
+                self.why[nd] = parent
+                todo += [(x, nd) for x in self.deps(nd)]
+        dl = sorted(x for k, x in self.why if k == "d")
+        steps = sorted({x for k, x in self.why if k != "d"})
+        lines = {self.lines_a[self.rows[n][1]] for n in steps}
+        for x in dl:
+            d = self.deltas[x]
+            lines.add(self.line_of(d))
+            if d["kind"] == "action":
+                lines.add(self.lines_b[d["step_b"] - 1])
+        lines.discard(None)
+        return dl, steps, sorted(lines)
+
+
+def key(d):
+    """A Δ's identity across the two lists."""
+    return (d["kind"], d.get("step_a"), d.get("step_b"), d.get("variable"),
+            d["kind"] == "value" and d.get("steps") == 0)
+
+
+def compare(sl, c):
+    """The mismatches between the Slicer's Δs and slice and pancause's JSON c."""
+    errors = []
+    dl, steps, lines = sl.slice()
+    mine = {key(d): n for n, d in enumerate(sl.deltas)}
+    theirs = {key(d): n for n, d in enumerate(c["deltas"])}
+    if set(mine) != set(theirs):
+        errors.append("Δs: only pancause's %s; only the reference's %s" % (
+            sorted(set(theirs) - set(mine), key=str), sorted(set(mine) - set(theirs), key=str)))
+    for k in sorted(set(mine) & set(theirs), key=str):
+        d, cd = sl.deltas[mine[k]], c["deltas"][theirs[k]]
+        if d["kind"] == "value":
+            if d["steps"] != cd["steps"]:
+                errors.append("Δ %s lasts %d pairs, pancause %d" % (k, d["steps"], cd["steps"]))
+            if (str(d["value_a"]), str(d["value_b"])) != (cd["value_a"], cd["value_b"]):
+                errors.append("Δ %s: values %s|%s, pancause %s|%s" % (
+                    k, d["value_a"], d["value_b"], cd["value_a"], cd["value_b"]))
+        if sl.line_of(d) != cd["line"]:
+            errors.append("Δ %s: line %s, pancause %s" % (k, sl.line_of(d), cd["line"]))
+    my_slice = {key(sl.deltas[x]) for x in dl}
+    their_slice = {key(c["deltas"][x]) for x in c["slice"]}
+    if my_slice != their_slice:
+        errors.append("slice: only pancause's %s; only the reference's %s" % (
+            sorted(their_slice - my_slice, key=str), sorted(my_slice - their_slice, key=str)))
+    if lines != sorted(c["slice_lines"]):
+        errors.append("slice_lines %s, pancause %s" % (lines, c["slice_lines"]))
+    if len(steps) != c.get("slice_via"):
+        errors.append("slice_via %d (steps taken alike at a|b %s), pancause %s" % (
+            len(steps), [(sl.rows[n][1] + 1, sl.rows[n][2] + 1) for n in steps],
+            c.get("slice_via")))
+    return errors
+
+
+def check(model_path, trail_path, cjson, verbose=False):
+    """The mismatches: [] when this file's Δs and slice are pancause's (CJSON); None
+    when pancause gave no answer."""
+    try:
+        with open(cjson) as f:
+            c = json.load(f)
+    except OSError:  # pancause refused (reference.py has checked that it should)
+        return None
+    if "distance" not in c or "deltas" not in c:
+        return None
+    model, g, a, sa, a_final = load(model_path, trail_path)
+    lasso = bool(c.get("b", {}).get("lasso"))
+    b, sb, b_final = follow(model, g, replay(model_path, c["good_trail"], cycle_ok=lasso),
+                            must_violate=False)
+    ca, cb = c["a"]["steps"], c["b"]["steps"]
+    if len(ca) != len(a) or len(cb) != len(b):
+        return ["pancause's a/b have %d/%d steps, the interpreter's %d/%d" %
+                (len(ca), len(cb), len(a), len(b))], []
+    if a_final is None:
+        kind = "assert"
+    else:
+        kind = "claim" if model.ltl is not None else "invalid-end"
+    sl = Slicer(model, Run(a, sa, a_final), Run(b, sb, b_final),
+                [(p["step_a"] - 1, p["step_b"] - 1) for p in c["alignment"]],
+                [s["line"] for s in ca], [s["line"] for s in cb], kind)
+    errors = compare(sl, c)
+    if verbose:
+        dl, steps, lines = sl.slice()
+        print("kind %s; rows %s" % (kind, sl.rows))
+        for n, d in enumerate(sl.deltas):
+            print("%s %2d %s line %s" % ("*" if n in dl else " ", n, d, sl.line_of(d)))
+        print("steps taken alike:", [(sl.rows[n][1] + 1, sl.rows[n][2] + 1) for n in steps])
+        print("reached from:", {"%s%s" % nd: p if p == "seed" else "%s%s" % p
+                                for nd, p in sl.why.items()})
+        print("lines:", lines)
+    return errors
+
+
+def main(argv):
+    args = argv[1:]
+    verbose = "--verbose" in args
+    if verbose:
+        args.remove("--verbose")
+    if "--weights" in args:  # batch.py passes pancause's options; the slice needs none
+        k = args.index("--weights")
+        del args[k:k + 2]
+    if "--check" not in args or args.index("--check") + 1 >= len(args):
+        print(__doc__)
+        return 2
+    k = args.index("--check")
+    cjson = args[k + 1]
+    del args[k:k + 2]
+    paths = [x for x in args if not x.startswith("--")]
+    if len(paths) != 2:
+        print(__doc__)
+        return 2
+    try:
+        r = check(paths[0], paths[1], cjson, verbose)
+    except (NoFit, PromelaError) as e:
+        print("SLICE MISMATCH: cannot follow the runs: %s" % e)
+        return 1
+    if r is None:
+        print("slice: nothing to check (pancause gave no answer)")
+        return 0
+    errors = r
+    for e in errors:
+        print("SLICE MISMATCH: " + e)
+    if not errors:
+        print("slice: agrees")
+    return 1 if errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
