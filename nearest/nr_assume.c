@@ -10,7 +10,7 @@
  * EXPR is read by the parser of `pancause explain`'s ltl formulas (explain/ex_ltl.h,
  * SPIN dialect), so that one language and one fuzzed parser serve both commands: the
  * propositions are Promela expressions over the model's variables, as SPIN writes them
- * (`x`, `a[2]`, `P[1]:y`, `P:y` when one process runs P, `len(q)`, `r.f`, mtype names),
+ * (`x`, `a[2]`, `P[1]:y`, `P:y` when one process runs P, `len(q)`, mtype names),
  * joined by ! && || -> <->.  Temporal operators are refused: an assumption is a
  * condition on one state.  Indices are constants, as in explain; division by zero is
  * 0, as there (README "pancause explain").
@@ -19,13 +19,17 @@
  *         (syntax, both front ends,    (names to the model's    (one recorded state)
  *          before pan runs)             variables, after it)
  *
- * A state where a variable the assumption names does not exist (a process not running
- * there, or not yet) is not restricted by it: an assumption about process 2's x says
- * nothing before process 2 exists.
+ * A comparison that names a variable not existing in a state (its process is not
+ * running there, or not yet) is unknown there, and the connectives decide what they can
+ * as in Kleene's logic (false && unknown is false, true || unknown is true); a state
+ * where the whole assumption stays unknown is not restricted by it: an assumption about
+ * process 2's x says nothing before process 2 exists, and `y == 0 && P[2]:x == 1` still
+ * says y == 0 there.
  *
- * Invariant: after bind, every variable leaf of the formula's propositions has var =
+ * Invariants: after bind, every variable leaf of the formula's propositions has var =
  * its column c < ncol, col[c] the model's variable (len[c]: its channel's length is
- * meant); no two columns name the same variable.
+ * meant); no two columns name the same variable; pcol[p][0 .. npcol[p]) are the
+ * columns proposition p reads.
  */
 #include "nr_internal.h"
 
@@ -44,6 +48,9 @@ struct nr_assume {
     bool *len;
     size_t ncol;
     int64_t *row;
+    bool *have; /* per column, in the state being evaluated: the variable exists */
+    uint32_t *pcol[EX_MAX_PROPS];
+    size_t npcol[EX_MAX_PROPS];
 };
 
 /* The expression as messages show it: at most 60 characters, "..." after a cut (the
@@ -69,6 +76,9 @@ void nr_assume_free(nr_assume *A)
     free(A->col);
     free(A->len);
     free(A->row);
+    free(A->have);
+    for (int p = 0; p < EX_MAX_PROPS; p++)
+        free(A->pcol[p]);
     free(A);
 }
 
@@ -99,12 +109,14 @@ int nr_assume_parse(const char *text, nr_assume **out, u_err *err)
     char msg[256];
     const char *t;
     A->root = ex_ltl_parse(&A->l, text, EX_DIALECT_SPIN, msg, sizeof msg);
+    int rc = 0;
     if (A->root < 0)
-        u_errf(err, "--assume \"%s\": %s", show(text).s, msg);
+        rc = u_errf(err, "--assume \"%s\": %s", show(text).s, msg);
     else if ((t = temporal(&A->l, A->root)))
-        u_errf(err, "--assume \"%s\": %s is temporal: an assumption is a condition on one state",
-               show(text).s, t);
-    if (u_failed(err)) {
+        rc = u_errf(err,
+                    "--assume \"%s\": %s is temporal: an assumption is a condition on one state",
+                    show(text).s, t);
+    if (rc) {
         nr_assume_free(A);
         return -1;
     }
@@ -154,7 +166,9 @@ static uint32_t resolve(const nr_assume *A, const char *name, u_err *err)
                            show(A->text).s, name, p, p, name);
                     return NR_NONE;
                 }
-            u_errf(err, "--assume \"%s\": the model has no global variable or mtype %s",
+            u_errf(err,
+                   "--assume \"%s\": the model has no global variable or mtype %s (SPIN "
+                   "leaves out a variable that nothing in the model reads)",
                    show(A->text).s, name);
         }
         return v;
@@ -170,14 +184,15 @@ static uint32_t resolve(const nr_assume *A, const char *name, u_err *err)
         return NR_NONE;
     }
     const char *local = colon + 1;
-    if (name[plen] == '[') { /* P[pid]:y */
-        char *full = u_fmt("%s(%d):%s", m->procnames[pt], atoi(name + plen + 1), local);
+    if (name[plen] == '[') { /* P[pid]:y; the parser wrote the index as a number */
+        long long pid = strtoll(name + plen + 1, NULL, 10);
+        char *full = pid >= 0 && pid <= INT32_MAX
+                         ? u_fmt("%s(%lld):%s", m->procnames[pt], pid, local)
+                         : NULL;
         uint32_t v = full ? find_var(m, full) : NR_NONE;
-        if (!full)
-            u_oom(err);
-        else if (v == NR_NONE)
-            u_errf(err, "--assume \"%s\": no process %s of proctype %.*s has a variable %s",
-                   show(A->text).s, name + plen, (int)plen, name, local);
+        if (v == NR_NONE)
+            u_errf(err, "--assume \"%s\": no process %.*s[%lld] has a variable %s", show(A->text).s,
+                   (int)plen, name, pid, local);
         free(full);
         return v;
     }
@@ -202,6 +217,7 @@ static uint32_t resolve(const nr_assume *A, const char *name, u_err *err)
 typedef struct {
     nr_assume *A;
     u_err *err;
+    int prop; /* the proposition being bound */
 } binder;
 
 static void bind_leaf(ex_expr *e, void *ctx)
@@ -240,6 +256,7 @@ static void bind_leaf(ex_expr *e, void *ctx)
         A->ncol++;
     }
     e->var = (int)c;
+    A->pcol[b->prop][A->npcol[b->prop]++] = (uint32_t)c;
 }
 
 static void count_leaf(ex_expr *e, void *ctx)
@@ -257,12 +274,20 @@ int nr_assume_bind(nr_assume *A, const nr_model *m, u_err *err)
     A->ncol = 0;
     if (!(A->col = malloc((leaves + 1) * sizeof *A->col)) ||
         !(A->len = malloc((leaves + 1) * sizeof *A->len)) ||
+        !(A->have = malloc((leaves + 1) * sizeof *A->have)) ||
         !(A->row = calloc(leaves + 1, sizeof *A->row)))
         return u_oom(err);
-    binder b = {A, err};
-    for (int p = 0; p < A->l.nprops && !u_failed(err); p++)
+    u_err e = {{0}}; /* its own: a message already in err must not read as a failure */
+    binder b = {A, &e, 0};
+    for (int p = 0; p < A->l.nprops && !u_failed(&e); p++) {
+        size_t n = 0;
+        ex_expr_each_var(A->l.props[p].expr, count_leaf, &n);
+        if (!(A->pcol[p] = malloc((n + 1) * sizeof *A->pcol[p])))
+            return u_oom(err);
+        b.prop = p;
         ex_expr_each_var(A->l.props[p].expr, bind_leaf, &b);
-    return u_failed(err) ? -1 : 0;
+    }
+    return u_failed(&e) ? u_errf(err, "%s", e.msg) : 0;
 }
 
 /* ---- evaluation ---- */
@@ -278,26 +303,44 @@ static int64_t chan_len(const nr_model *m, int32_t v)
     return len;
 }
 
-static bool truth(const nr_assume *A, int f)
+/* Kleene's three values: 1, 0, and U (unknown: a comparison over an absent variable). */
+enum { U = -1 };
+
+static int not3(int a)
+{
+    return a == U ? U : !a;
+}
+
+static int and3(int a, int b)
+{
+    return !a || !b ? 0 : a == U || b == U ? U : 1;
+}
+
+static int truth(const nr_assume *A, int f)
 {
     const ex_lnode *n = &A->l.n[f];
     switch (n->op) {
     case EX_L_TRUE:
-        return true;
+        return 1;
     case EX_L_PROP:
+        for (size_t k = 0; k < A->npcol[n->prop]; k++)
+            if (!A->have[A->pcol[n->prop][k]])
+                return U;
         return ex_expr_eval(A->l.props[n->prop].expr, A->row) != 0;
     case EX_L_NOT:
-        return !truth(A, n->a);
+        return not3(truth(A, n->a));
     case EX_L_AND:
-        return truth(A, n->a) && truth(A, n->b);
+        return and3(truth(A, n->a), truth(A, n->b));
     case EX_L_OR:
-        return truth(A, n->a) || truth(A, n->b);
+        return not3(and3(not3(truth(A, n->a)), not3(truth(A, n->b))));
     case EX_L_IMPL:
-        return !truth(A, n->a) || truth(A, n->b);
-    case EX_L_EQUIV:
-        return truth(A, n->a) == truth(A, n->b);
+        return not3(and3(truth(A, n->a), not3(truth(A, n->b))));
+    case EX_L_EQUIV: {
+        int a = truth(A, n->a), b = truth(A, n->b);
+        return a == U || b == U ? U : a == b;
+    }
     default: /* EX_L_FALSE; temporal operators were refused */
-        return false;
+        return 0;
     }
 }
 
@@ -305,9 +348,8 @@ int nr_assume_holds(const nr_assume *A, uint32_t s)
 {
     for (size_t c = 0; c < A->ncol; c++) {
         int32_t v;
-        if (!nr_value(A->m, s, A->col[c], &v))
-            return -1;
-        A->row[c] = A->len[c] ? chan_len(A->m, v) : v;
+        A->have[c] = nr_value(A->m, s, A->col[c], &v);
+        A->row[c] = !A->have[c] ? 0 : A->len[c] ? chan_len(A->m, v) : v;
     }
     return truth(A, A->root);
 }

@@ -80,7 +80,8 @@ static int parse(int argc, char **argv, cli *c)
         } else if (!strcmp(a, "--assume")) {
             u_err err = {{0}};
             if (i + 1 >= argc || c->nassume == NR_MAX_ASSUME) {
-                fprintf(stderr, "pancause nearest: --assume needs an expression (at most %d)\n",
+                fprintf(stderr,
+                        "pancause nearest: --assume needs an expression, and at most %d of them\n",
                         NR_MAX_ASSUME);
                 return 2;
             }

@@ -32,8 +32,9 @@ const char *nr_b_end(const nr_report *r)
                                            "by silent moves)";
 }
 
-/* Whether b is a with its last steps deleted and nothing else changed, ending at a
- * merely settled state: the explanation then only says "do not take the last steps". */
+/* The note that a itself breaks --assume (nr_report's assume_broken); the thesis
+ * expected a counterexample that keeps to its assumptions, and a user reading b's Δs
+ * should know when this one does not. */
 char *nr_assume_note(const nr_report *r)
 {
     size_t k = r->assume_broken;
@@ -48,6 +49,8 @@ char *nr_assume_note(const nr_report *r)
     return t;
 }
 
+/* Whether b is a with its last steps deleted and nothing else changed, ending at a
+ * merely settled state: the explanation then only says "do not take the last steps". */
 bool nr_cut_short(const nr_report *r)
 {
     const nr_deltas *d = r->d;
@@ -195,6 +198,10 @@ int nr_text_report(FILE *f, const nr_report *r)
                 r->f->expanded, r->f->lower);
     for (size_t k = 0; k < r->c->nwhy; k++)
         fprintf(f, "  INCOMPLETE graph: %s\n", r->c->why[k]);
+    fprintf(f,
+            "    = Wp %ld x %zu differing values + Wa %ld x %zu changed actions + Wc %ld x %zu "
+            "unaligned steps (%zu of a, %zu of b)\n",
+            r->wp, d->dp, r->wa, d->da, r->wc, d->dc_a + d->dc_b, d->dc_a, d->dc_b);
     if (r->o->nassume) {
         fputs("  assuming (--assume, every state of b):", f);
         for (int k = 0; k < r->o->nassume; k++)
@@ -205,10 +212,6 @@ int nr_text_report(FILE *f, const nr_report *r)
     if (broken)
         fprintf(f, "  note: %s\n", broken);
     free(broken);
-    fprintf(f,
-            "    = Wp %ld x %zu differing values + Wa %ld x %zu changed actions + Wc %ld x %zu "
-            "unaligned steps (%zu of a, %zu of b)\n",
-            r->wp, d->dp, r->wa, d->da, r->wc, d->dc_a + d->dc_b, d->dc_a, d->dc_b);
     rows(f, r);
     fprintf(f, "\n  differences (* = in the slice: what avoiding the violation depends on)\n");
     for (size_t k = 0; k < d->n; k++)

@@ -136,7 +136,8 @@ static int nearest_option(smh_config *cfg, const char *a, const char *val, int *
     if (!strcmp(a, "--assume")) {
         u_err err = {{0}};
         if (!val || o->nassume == NR_MAX_ASSUME) {
-            fprintf(stderr, "pan: --assume needs an expression (at most %d)\n", NR_MAX_ASSUME);
+            fprintf(stderr, "pan: --assume needs an expression, and at most %d of them\n",
+                    NR_MAX_ASSUME);
             return 2;
         }
         if (nr_assume_check(val, &err)) {

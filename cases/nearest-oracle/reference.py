@@ -432,10 +432,18 @@ def random_assume(model_path, seed):
         cands += ["%s >= %d" % (v, c) for c in values if values[0] < c <= x]
         return r.choice(cands) if cands else "%s == %d" % (v, x)
 
-    e = atom()
-    if r.random() < 0.4:
-        e = "%s %s %s" % (e, r.choice(("||", "&&")), atom())
-    return e
+    # drawn again (10 times at most) while the assumption leaves no finite
+    # successful run: the answer would be a lasso, which the docstring keeps out
+    for _ in range(10):
+        e = atom()
+        if r.random() < 0.4:
+            e = "%s %s %s" % (e, r.choice(("||", "&&")), atom())
+        ASSUME[:] = [parse_assume(e)]
+        ok = finite_exists(model, g)
+        ASSUME[:] = []
+        if ok:
+            return e
+    return None
 
 
 def weights(arg, model, a_states, a_final):

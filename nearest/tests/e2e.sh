@@ -218,6 +218,8 @@ check_json "$d/as.json" 'len(j["assume"]) == 2 and j["b"]["lasso"] is True and j
 (cd "$d" && spin -t -k as.trail -g -l -p abp.pml) >"$d/as.replay" 2>&1
 grep -q 'START OF CYCLE' "$d/as.replay" && ! grep -q 'sender(0):msg = [1-9]' "$d/as.replay" && ok ||
     bad "abp --assume: b's replay breaks sender[0]:msg < 1"
+grep -q 'sender(0):msg = [1-9]' "$d/replay.out" && ok ||
+    bad "abp: the b found without --assume keeps to it too, so the check above proves nothing"
 "$pc" nearest "$d/abp.pml" --assume 'msg < 2' >"$d/as2.out" 2>&1
 [ $? -eq 1 ] && grep -q 'msg is local to sender: name its process, sender\[pid\]:msg' "$d/as2.out" && ok ||
     bad "abp --assume on a local without its process: $(grep -m1 assume "$d/as2.out")"

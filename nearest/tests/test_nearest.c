@@ -527,9 +527,6 @@ START_TEST(bad_trails_name_file_and_line)
 }
 END_TEST
 
-/* --weights: exactly two or three fields of digits, each at most NR_WEIGHT_MAX.  The
- * strtol parser this replaced accepted a fourth field, a trailing comma, a sign and
- * leading spaces (found by fuzz/fz_weights.c's rule). */
 /* ---- --assume: parse, bind to the model's variables, evaluate per state ----
  *
  * State 0: x 3, a[0] 1, a[1] 2, mtype c green (2), channel q with 2 messages, P(0)
@@ -586,8 +583,12 @@ START_TEST(assumptions_evaluate_as_promela)
         {"x - 1 - 1 == 1", 1, 0},             /* left associative */
         {"1 + 2 << 1 == 6 && (7 & 3 | 8) == 11 && 5 % 3 == 2 && -x == 0 - x", 1, 1},
         {"a[1] == 2 && a[0] != 2", 1, 1},
-        {"P[0]:i == 5", 1, -1}, /* P(0) not running in state 1: not restricted */
-        {"P:i > 4 || x == 0", 1, -1},
+        {"P[0]:i == 5", 1, -1},       /* P(0) not running in state 1: unknown, not restricted */
+        {"P:i > 4 || x == 0", 1, 1},  /* Kleene: unknown || true is true */
+        {"x == 3 && P:i == 5", 1, 0}, /* false && unknown is false */
+        {"!(P:i == 5) || x == 3", 1, -1},
+        {"P:i == 5 -> x == 3", 1, -1},
+        {"(x == 0) <-> (P:i == 5)", 0, -1},
         {"len(q) == 2 && len(q) + 1 == 3", 1, 1},
         {"c == green && c != red", 1, 1},
         {"x / (x - 3) == 0", 1, 1}, /* division by zero is 0, as in pancause explain */
@@ -596,13 +597,14 @@ START_TEST(assumptions_evaluate_as_promela)
         {"true && !false", 1, 1},
         {"~x == -4", 1, 0},
         {"x", 1, 0},
-        {"a[5] == 0", 9, 9},   /* no such element */
-        {"i == 5", 9, 9},      /* a local needs its process */
-        {"nosuch > 0", 9, 9},  /* no such variable */
-        {"Q[0]:i == 5", 9, 9}, /* no such proctype */
-        {"P[3]:i == 5", 9, 9}, /* no such process */
-        {"q == 1", 9, 9},      /* a channel is no number */
-        {"len(x) == 0", 9, 9}, /* x is no channel */
+        {"a[5] == 0", 9, 9},            /* no such element */
+        {"i == 5", 9, 9},               /* a local needs its process */
+        {"nosuch > 0", 9, 9},           /* no such variable */
+        {"Q[0]:i == 5", 9, 9},          /* no such proctype */
+        {"P[3]:i == 5", 9, 9},          /* no such process */
+        {"P[4294967296]:i == 5", 9, 9}, /* a pid beyond int: refused, not wrapped to 0 */
+        {"q == 1", 9, 9},               /* a channel is no number */
+        {"len(x) == 0", 9, 9},          /* x is no channel */
     };
     for (size_t k = 0; k < sizeof t / sizeof t[0]; k++) {
         ck_assert_msg(holds(m, t[k].e, 0) == t[k].s0, "\"%s\" in state 0: %d", t[k].e,
@@ -623,15 +625,27 @@ START_TEST(assumptions_evaluate_as_promela)
         ck_assert_msg(nr_assume_check(temporal[k], &err) == -1, "accepted \"%s\"", temporal[k]);
         ck_assert_msg(strstr(err.msg, "is temporal"), "\"%s\": %s", temporal[k], err.msg);
     }
-    char deep[3000];
+    /* balanced, so that only the nesting limit can refuse it */
+    char deep[4200];
     memset(deep, '(', 2000);
-    strcpy(deep + 2000, "x");
+    deep[2000] = 'x';
+    memset(deep + 2001, ')', 2000);
+    deep[4001] = 0;
     u_err err = {{0}};
     ck_assert_int_eq(nr_assume_check(deep, &err), -1);
+    ck_assert_msg(strstr(err.msg, "nested deeper"), "%s", err.msg);
+    memset(deep, '(', 100); /* 100 deep, balanced: within the limit */
+    deep[100] = 'x';
+    memset(deep + 101, ')', 100);
+    deep[201] = 0;
+    ck_assert_msg(nr_assume_check(deep, &err) == 0, "%s", err.msg);
     nr_model_free(m);
 }
 END_TEST
 
+/* --weights: exactly two or three fields of digits, each at most NR_WEIGHT_MAX.  The
+ * strtol parser this replaced accepted a fourth field, a trailing comma, a sign and
+ * leading spaces (found by fuzz/fz_weights.c's rule). */
 START_TEST(weights_are_two_or_three_plain_integers)
 {
     long wp = -9, wa = -9, wc = -9;
