@@ -97,6 +97,10 @@ typedef struct {
  * column.  Both front ends call it before any work; the names are checked against
  * the model's variables after pan's search. */
 int nr_assume_check(const char *text, u_err *err);
+/* One --assume option of either front end: text (NULL when the option had no value)
+ * checked and appended to list[*n]; -1 with err when it is missing, the list is full
+ * (NR_MAX_ASSUME) or its syntax is bad. */
+int nr_assume_add(const char **list, int *n, const char *text, u_err *err);
 
 /* The default budget: room for the product of the graph with a long trail, without
  * letting a pathological case exhaust the machine (a node costs about 40 bytes). */

@@ -133,9 +133,14 @@ int nr_assume_check(const char *text, u_err *err)
     return 0;
 }
 
-const char *nr_assume_text(const nr_assume *A)
+int nr_assume_add(const char **list, int *n, const char *text, u_err *err)
 {
-    return A->text;
+    if (!text || *n == NR_MAX_ASSUME)
+        return u_errf(err, "--assume needs an expression, and at most %d of them", NR_MAX_ASSUME);
+    if (nr_assume_check(text, err))
+        return -1;
+    list[(*n)++] = text;
+    return 0;
 }
 
 /* ---- binding ---- */

@@ -79,17 +79,10 @@ static int parse(int argc, char **argv, cli *c)
             *val = argv[++i];
         } else if (!strcmp(a, "--assume")) {
             u_err err = {{0}};
-            if (i + 1 >= argc || c->nassume == NR_MAX_ASSUME) {
-                fprintf(stderr,
-                        "pancause nearest: --assume needs an expression, and at most %d of them\n",
-                        NR_MAX_ASSUME);
-                return 2;
-            }
-            if (nr_assume_check(argv[++i], &err)) {
+            if (nr_assume_add(c->assume, &c->nassume, i + 1 < argc ? argv[++i] : NULL, &err)) {
                 fprintf(stderr, "pancause nearest: %s\n", err.msg);
                 return 2;
             }
-            c->assume[c->nassume++] = argv[i];
         } else if (!strcmp(a, "--bfs"))
             c->bfs = true;
         else if (!strcmp(a, "--keep"))

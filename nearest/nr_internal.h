@@ -103,10 +103,9 @@ int nr_assume_parse(const char *text, nr_assume **out, u_err *err);
 /* Its names resolved against m's variables (m must outlive A); 0, or -1 with err (a
  * name the model lacks, an ambiguous process, a channel used as a number). */
 int nr_assume_bind(nr_assume *A, const nr_model *m, u_err *err);
-/* Whether it holds in recorded state s: 1, 0, or -1 where it is undefined there (then
- * it does not restrict s; the file's comment says when). */
+/* Whether it holds in recorded state s: 1, 0, or -1 where it is unknown there (a
+ * variable it needs does not exist; then it does not restrict s: the file's comment). */
 int nr_assume_holds(const nr_assume *A, uint32_t s);
-const char *nr_assume_text(const nr_assume *A);
 void nr_assume_free(nr_assume *A);
 
 /* ---- the runs (nr_trail.c) ---- */

@@ -162,7 +162,7 @@ static int fail(const char *msg)
 }
 
 /* The states b may enter under the --assume expressions (README "--assume"): *okp[s]
- * is 0 where one of them is false (undefined counts as true, nr_assume.c), and
+ * is 0 where one of them is false (unknown does not restrict, nr_assume.c), and
  * *broken nr_report's assume_broken (0, or the first of a's states where one is
  * false, counted from 1): the thesis expects a to satisfy its assumptions, and the report
  * says when it does not.  *okp NULL without assumptions.  0, or -1 with err. */

@@ -93,21 +93,20 @@ typedef struct {
     bool oom;
 } srch;
 
-bool nr_good_end(const nr_query *q, uint32_t s)
-{
-    if (!cc_is_state(s) || !nr_model_has(q->m, s) || (q->sf[s] & CC_SF_BAD) || (q->ok && !q->ok[s]))
-        return false;
-    if (q->m->vend[s] == NR_END_NEVER)
-        return false;
-    if (q->run_to_end)
-        return q->m->vend[s] == NR_END_VALID;
-    return !(q->sf[s] & CC_SF_DOOM) || q->m->vend[s] == NR_END_VALID;
-}
-
+/* A state b may be in: recorded with its values, not bad, keeping to every --assume. */
 static bool usable(const nr_query *q, uint32_t t)
 {
     return cc_is_state(t) && !(q->sf[t] & CC_SF_BAD) && nr_model_has(q->m, t) &&
            (!q->ok || q->ok[t]);
+}
+
+bool nr_good_end(const nr_query *q, uint32_t s)
+{
+    if (!usable(q, s) || q->m->vend[s] == NR_END_NEVER)
+        return false;
+    if (q->run_to_end)
+        return q->m->vend[s] == NR_END_VALID;
+    return !(q->sf[s] & CC_SF_DOOM) || q->m->vend[s] == NR_END_VALID;
 }
 
 /* The usable moves reversed, as CSR: the sources of the moves into t are

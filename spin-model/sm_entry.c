@@ -135,16 +135,10 @@ static int nearest_option(smh_config *cfg, const char *a, const char *val, int *
     }
     if (!strcmp(a, "--assume")) {
         u_err err = {{0}};
-        if (!val || o->nassume == NR_MAX_ASSUME) {
-            fprintf(stderr, "pan: --assume needs an expression, and at most %d of them\n",
-                    NR_MAX_ASSUME);
-            return 2;
-        }
-        if (nr_assume_check(val, &err)) {
+        if (nr_assume_add(o->assume, &o->nassume, val, &err)) {
             fprintf(stderr, "pan: %s\n", err.msg);
             return 2;
         }
-        o->assume[o->nassume++] = val;
         return 0;
     }
     if (!strcmp(a, "--run-to-end")) {

@@ -259,13 +259,15 @@ class Model:
                     todo.append(x.target)
         return g
 
-    def safe_reach(self, g):
-        """The states reachable from the initial one through states that are not bad,
-        by steps that do not violate (where a successful run can be)."""
+    def safe_reach(self, g, bad=None):
+        """The states reachable from the initial one through states that are not bad
+        (bad: that test instead of self.bad), by steps that do not violate (where a
+        successful run can be)."""
+        bad = bad or self.bad
         reach, todo = set(), [self.init]
         while todo:
             s = todo.pop()
-            if s in reach or self.bad(s):
+            if s in reach or bad(s):
                 continue
             reach.add(s)
             todo += [x.target for x in g[s] if x.target != VIOL]

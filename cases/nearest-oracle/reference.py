@@ -284,14 +284,8 @@ def finite_exists(model, g):
     through states that are not bad (nor break an --assume), by steps that do not
     violate."""
     settled = model.settled_states(g)
-    reach, todo = set(), [model.init]
-    while todo:
-        s = todo.pop()
-        if s in reach or b_bad(model, s):
-            continue
-        reach.add(s)
-        todo += [x.target for x in g[s] if x.target != VIOL]
-    return any(good_end(model, settled, s) for s in reach)
+    return any(good_end(model, settled, s)
+               for s in model.safe_reach(g, lambda s: b_bad(model, s)))
 
 
 def nearest_lasso(model, g, W, a, sa, plain=False, bound=INF):
