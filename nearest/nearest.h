@@ -85,6 +85,8 @@ typedef struct {
     long wp, wa, wc;                      /* weights; wc < 0: |V| + 2 (the thesis' default) */
     double budget;                        /* search nodes before giving up on exactness;
                                              < 0: the default (NR_BUDGET_*), 0: none */
+    double memlim;                        /* --memlim: the search's memory in MB; < 0:
+                                             the default (NR_MEMLIM_SHARE), 0: none */
     bool unicode;                         /* UTF-8 terminal: Δ, α in the text report */
     bool run_to_end;                      /* --run-to-end: a finite b ends only in a valid
                                              end state, never at a merely settled one */
@@ -106,6 +108,10 @@ int nr_assume_add(const char **list, int *n, const char *text, u_err *err);
  * letting a pathological case exhaust the machine (a node costs about 40 bytes). */
 #define NR_BUDGET_MIN       5e7
 #define NR_BUDGET_PER_STATE 50
+/* The default memory limit of the search: this share of the memory the system has
+ * available when the search starts (MemAvailable), so that a search that would
+ * outgrow the machine stops with its best run instead of being killed. */
+#define NR_MEMLIM_SHARE 0.75
 
 /* The run around the graph, from the recorder. */
 #define NR_MAX_WHY 8

@@ -24,7 +24,7 @@
 static const char USAGE[] =
     "usage: pancause nearest MODEL.pml [--trail FILE] [--json FILE] [--html FILE]\n"
     "                        [--good-trail FILE] [--weights WP,WA[,WC]] [--budget N]\n"
-    "                        [--with-explain] [--with-causes] [--run-to-end]\n"
+    "                        [--memlim MB] [--with-explain] [--with-causes] [--run-to-end]\n"
     "                        [--assume EXPR]... [--bfs] [--keep] [-- PAN OPTIONS]\n"
     "\n"
     "The closest successful execution to a counterexample of MODEL.pml (Groce's\n"
@@ -38,6 +38,8 @@ static const char USAGE[] =
     "  --json FILE, --html FILE, --good-trail FILE  outputs (the good run as a trail)\n"
     "  --weights WP,WA[,WC]  weights (default 1,1 and WC = variables + 2)\n"
     "  --budget N    search nodes before the result is marked not exact\n"
+    "  --memlim MB   the search's memory before it stops, not exact, with its best\n"
+    "                run (default 3/4 of the memory available; 0 = none)\n"
     "  --run-to-end  b runs to a valid end state (or for ever, a lasso, where none\n"
     "                is reachable) instead of stopping once it is settled\n"
     "  --assume EXPR  every state of b satisfies EXPR, a condition over the\n"
@@ -52,7 +54,7 @@ static const char USAGE[] =
     "  -- ...        options for pan (-mN, -E, -A, -N name, ...)\n";
 
 typedef struct {
-    const char *model, *trail, *json, *html, *good, *weights, *budget;
+    const char *model, *trail, *json, *html, *good, *weights, *budget, *memlim;
     bool bfs, keep, with_explain, with_causes, run_to_end;
     const char *assume[NR_MAX_ASSUME];
     int nassume;
@@ -70,6 +72,7 @@ static int parse(int argc, char **argv, cli *c)
                            : !strcmp(a, "--good-trail") ? &c->good
                            : !strcmp(a, "--weights")    ? &c->weights
                            : !strcmp(a, "--budget")     ? &c->budget
+                           : !strcmp(a, "--memlim")     ? &c->memlim
                                                         : NULL;
         if (val) {
             if (i + 1 >= argc) {
@@ -188,6 +191,7 @@ static int work(const cli *c, const char *root, const char *w, const char *base)
         OPT("--good-trail", good);
         OPT("--weights", c->weights);
         OPT("--budget", c->budget);
+        OPT("--memlim", c->memlim);
 #undef OPT
         if (c->run_to_end)
             pv[n++] = "--run-to-end";

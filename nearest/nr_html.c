@@ -211,8 +211,9 @@ int nr_html_write(FILE *f, const void *arg)
         fputs("(exact)", f);
     else
         fprintf(f,
-                "<span class=\"incomplete\">NOT EXACT: the search stopped at its budget; no "
-                "run is nearer than %ld</span>",
+                "<span class=\"incomplete\" id=\"not-exact\">NOT EXACT: the search stopped "
+                "%s; no run is nearer than %ld</span>",
+                r->f->stop == NR_STOP_MEMORY ? "when its memory ran short" : "at its budget",
                 r->f->lower);
     fprintf(f,
             " = W<sub>p</sub> %ld &times; %zu differing values + W<sub>&alpha;</sub> %ld &times; "

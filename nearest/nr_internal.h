@@ -143,14 +143,19 @@ typedef struct {
     long wp, wa, wc;
     int base;
     size_t budget;     /* expansions; 0 none */
+    size_t mem_cap;    /* bytes the search may hold (--memlim); 0 none */
     bool run_to_end;   /* good ends are valid end states only (--run-to-end) */
     const uint8_t *ok; /* per state: 0 where --assume fails (b may not enter it); NULL:
                           no assumption */
 } nr_query;
 
+/* Why a search that found some b is not exact. */
+enum { NR_STOP_NONE, NR_STOP_BUDGET, NR_STOP_MEMORY };
+
 typedef struct {
     bool found;    /* some successful run exists (and b is one) */
-    bool exact;    /* b is nearest: the search ended, not its budget */
+    bool exact;    /* b is nearest: the search ended, not its budget or memory */
+    int stop;      /* NR_STOP_*: what ended a search that is not exact */
     long distance; /* d(a, b) */
     long lower;    /* when not exact: no successful run is nearer than this */
     nr_path b;

@@ -161,6 +161,21 @@ static int fail(const char *msg)
     return 1;
 }
 
+/* NR_MEMLIM_SHARE of the memory Linux says is available (/proc/meminfo's
+ * MemAvailable), or 0 (no limit) where it does not say. */
+static size_t default_mem_cap(void)
+{
+    FILE *f = fopen("/proc/meminfo", "r");
+    char line[256];
+    unsigned long long kb = 0;
+    while (f && !kb && fgets(line, sizeof line, f))
+        if (sscanf(line, "MemAvailable: %llu kB", &kb) != 1)
+            kb = 0;
+    if (f)
+        fclose(f);
+    return (size_t)(NR_MEMLIM_SHARE * (double)kb * 1024.0);
+}
+
 /* The states b may enter under the --assume expressions (README "--assume"): *okp[s]
  * is 0 where one of them is false (unknown does not restrict, nr_assume.c), and
  * *broken nr_report's assume_broken (0, or the first of a's states where one is
@@ -239,11 +254,18 @@ int nr_explain(cc_graph *g, nr_model *m, const nr_options *o, const nr_context *
         b = b > NR_BUDGET_MIN ? b : NR_BUDGET_MIN;
     }
     q.budget = (size_t)b;
+    q.mem_cap = o->memlim < 0 ? default_mem_cap() : (size_t)(o->memlim * 1048576.0);
     nr_found f;
     int rc = 0;
     double ts = now_seconds();
     if (nr_search(&q, &f)) {
-        rc = fail("out of memory in the search");
+        char *why = f.stop == NR_STOP_MEMORY && q.mem_cap
+                        ? u_fmt("the search reached its memory limit (--memlim, %.1f MB) before "
+                                "it had any run to report",
+                                (double)q.mem_cap / 1048576.0)
+                        : NULL;
+        rc = fail(why ? why : "out of memory in the search");
+        free(why);
     } else if (f.lasso_too_big) {
         rc = fail("no finite successful run, and the graph times the trail is too large for "
                   "the search for an infinite one (its node keys would not fit 64 bits)");

@@ -42,10 +42,14 @@
  * argument makes it admissible and consistent, and it cut brp.2's lasso search under
  * --run-to-end from 26 million expanded nodes to 2.1 million.
  *
- * The budget bounds the nodes expanded.  Stopped there, the search reports the best
- * run it can complete (each expanded node completes by skipping the rest of a and
- * inserting a shortest way to a good end), its distance by the textbook DP, and the
- * least f in the queue as a lower bound: not exact, and said so.
+ * The budget bounds the nodes expanded, and q->mem_cap the bytes the search holds
+ * (checked before each doubling of the nodes or the queue, so that a search that
+ * would outgrow the machine stops instead of being killed).  Stopped by either, or
+ * by a failed allocation, the search frees its queue and node map and reports the
+ * best run it can complete (each expanded node completes by skipping the rest of a
+ * and inserting a shortest way to a good end), its distance by the textbook DP, and
+ * the least f in the queue as a lower bound: not exact, and said so, with the
+ * reason.
  *
  * Invariants: node x's key (u[x], i[x]) is unique (the map); g[x] only falls while x
  * is open; a heap entry whose f differs from g + h of its node is stale and skipped.
@@ -90,8 +94,29 @@ typedef struct {
     /* the queue: a binary heap on (f, node) */
     hent *h;
     size_t nh, hcap;
-    bool oom;
+    bool oom; /* an allocation failed, or would have passed q->mem_cap */
 } srch;
+
+/* The bytes a search node takes in the node arrays. */
+#define NODE_BYTES (5 * sizeof(uint32_t) + sizeof(long) + 3)
+
+/* The bytes the search holds now (nr_found.bytes). */
+static size_t search_bytes(const srch *S)
+{
+    size_t n = cc_graph_states(S->q->g) + 1;
+    return S->cap * NODE_BYTES + S->hcap * sizeof(hent) + u_map_bytes(&S->at) +
+           n * (S->lasso ? 36 : 4) + S->Rbytes + (S->rsrc ? S->rstart[n - 1] * 4 : 0) +
+           u_map_bytes(&S->back);
+}
+
+/* Whether growing by about `more` bytes keeps within q->mem_cap; when not, the search
+ * stops as if out of memory (S->oom). */
+static bool room(srch *S, size_t more)
+{
+    if (S->q->mem_cap && search_bytes(S) + more > S->q->mem_cap)
+        S->oom = true;
+    return !S->oom;
+}
 
 /* A state b may be in: recorded with its values, not bad, keeping to every --assume. */
 static bool usable(const nr_query *q, uint32_t t)
@@ -297,8 +322,9 @@ done:
     return comp;
 }
 
-/* The tables of the way back to the anchors may take this much memory; an anchor
- * first used after that gets none and h = 0 in its loops (still admissible). */
+/* The tables of the way back to the anchors may take this much memory (and no more
+ * than q->mem_cap leaves); an anchor first used after that gets none and h = 0 in
+ * its loops (still admissible). */
 #define BACK_BUDGET ((size_t)256 << 20)
 #define NO_TABLE    (U_INVALID - 1)
 
@@ -346,7 +372,8 @@ static const uint16_t *back_table(srch *S, uint32_t anc)
     uint32_t c = S->scc[anc];
     size_t m = S->csize[c];
     uint16_t *r = NULL;
-    if (S->Rbytes + m * sizeof *r > BACK_BUDGET) {
+    if (S->Rbytes + m * sizeof *r > BACK_BUDGET ||
+        (S->q->mem_cap && search_bytes(S) + m * sizeof *r > S->q->mem_cap)) {
         if (u_map_put(&S->back, anc, NO_TABLE))
             S->oom = true;
         return NULL;
@@ -387,7 +414,8 @@ static long heur(srch *S, uint32_t u, uint32_t i, uint32_t anc, uint8_t ph)
 
 static void heap_push(srch *S, long f, uint32_t x)
 {
-    if (U_GROW(S->h, S->hcap, S->nh)) {
+    if ((S->nh == S->hcap && !room(S, (S->hcap ? S->hcap : 16) * sizeof(hent))) ||
+        U_GROW(S->h, S->hcap, S->nh)) {
         S->oom = true;
         return;
     }
@@ -428,6 +456,8 @@ static int grow_nodes(srch *S)
     if (S->nn < S->cap)
         return 0;
     size_t cap = S->cap ? 2 * S->cap : 1 << 12;
+    if (!room(S, (cap - S->cap) * NODE_BYTES))
+        return -1;
 #define RE(a)                                                                                      \
     do {                                                                                           \
         void *p_ = realloc(S->a, cap * sizeof *S->a);                                              \
@@ -462,7 +492,8 @@ static void relax(srch *S, uint32_t from, uint32_t t, uint32_t i, uint32_t anc, 
     uint64_t key = key_of(S, t, i, anc, ph);
     uint32_t x = u_map_get(&S->at, key);
     if (x == U_INVALID) {
-        if (grow_nodes(S) || S->nn >= UINT32_MAX - 1 || u_map_put(&S->at, key, (uint32_t)S->nn)) {
+        if ((2 * (S->at.len + 1) > S->at.cap && !room(S, 2 * u_map_bytes(&S->at))) ||
+            grow_nodes(S) || S->nn >= UINT32_MAX - 1 || u_map_put(&S->at, key, (uint32_t)S->nn)) {
             S->oom = true;
             return;
         }
@@ -805,9 +836,15 @@ int nr_search(const nr_query *q, nr_found *f)
     }
     int rc = 0;
     f->nodes = S.nn;
-    f->bytes = S.cap * (6 * 4 + 8 + 3) + S.hcap * sizeof(hent) + u_map_bytes(&S.at) +
-               (cc_graph_states(q->g) + 1) * (S.lasso ? 36 : 4) + S.Rbytes +
-               (S.rsrc ? S.rstart[cc_graph_states(q->g)] * 4 : 0) + u_map_bytes(&S.back);
+    f->bytes = search_bytes(&S);
+    if (S.oom && goal == U_INVALID) {
+        f->stop = NR_STOP_MEMORY;
+        /* the completion needs only the nodes' parents: give back the rest first */
+        free(S.h);
+        S.h = NULL;
+        S.nh = S.hcap = 0;
+        u_map_free(&S.at);
+    }
     if (S.oom && goal == U_INVALID && cand == U_INVALID)
         rc = -1;
     else if (goal != U_INVALID) {
@@ -817,6 +854,7 @@ int nr_search(const nr_query *q, nr_found *f)
     } else if (cand != U_INVALID && (stopped || S.oom)) {
         /* the budget (or memory) ran out: the best completion found, by the DP */
         f->found = true;
+        f->stop = S.oom ? NR_STOP_MEMORY : NR_STOP_BUDGET;
         f->lower = lower;
         rc = unwind(&S, cand, true, f);
         if (!rc) {

@@ -191,6 +191,12 @@ int nr_text_report(FILE *f, const nr_report *r)
     fprintf(f, "  distance d(a, b) = %ld", r->f->distance);
     if (r->f->exact)
         fprintf(f, " (exact: no successful run is nearer)\n");
+    else if (r->f->stop == NR_STOP_MEMORY)
+        fprintf(f,
+                " (NOT EXACT: the search stopped when its memory ran short, at %.0f MB after "
+                "%zu expanded nodes; no run is nearer than %ld; raise --memlim, or free "
+                "memory)\n",
+                (double)r->f->bytes / 1048576.0, r->f->expanded, r->f->lower);
     else
         fprintf(f,
                 " (NOT EXACT: the search stopped at its budget of %zu expanded nodes; no run "

@@ -61,7 +61,7 @@ static const char *const HELP_NEAREST =
     "\n"
     "usage: ./pan -C --nearest TRAIL [pan options] [--json FILE] [--html FILE]\n"
     "              [--good-trail FILE] [--weights WP,WA[,WC]] [--budget N]\n"
-    "              [--run-to-end] [--assume EXPR]...\n"
+    "              [--memlim MB] [--run-to-end] [--assume EXPR]...\n"
     "\n"
     "The closest successful execution to the counterexample TRAIL (a trail of\n"
     "stock pan or of --trails): the run that never violates and ends settled or\n"
@@ -75,6 +75,8 @@ static const char *const HELP_NEAREST =
     "                unaligned steps (default 1,1 and WC = variables + 2)\n"
     "  --budget N    search nodes before the result is reported as not exact\n"
     "                (default 50 per recorded state, at least 5e7; 0 = none)\n"
+    "  --memlim MB   the search's memory before it stops, not exact, with its\n"
+    "                best run (default 3/4 of the memory available; 0 = none)\n"
     "  --run-to-end  b may not stop at a merely settled state: it runs to a valid\n"
     "                end state, or for ever (a lasso) where none can be reached\n"
     "  --assume EXPR every state of b satisfies EXPR, a condition over the\n"
@@ -133,6 +135,15 @@ static int nearest_option(smh_config *cfg, const char *a, const char *val, int *
         }
         return 0;
     }
+    if (!strcmp(a, "--memlim")) {
+        char *end = NULL;
+        o->memlim = val ? strtod(val, &end) : -1;
+        if (!end || *end || !(o->memlim >= 0) || o->memlim > 1e9) {
+            fprintf(stderr, "pan: --memlim needs a number of megabytes >= 0\n");
+            return 2;
+        }
+        return 0;
+    }
     if (!strcmp(a, "--assume")) {
         u_err err = {{0}};
         if (nr_assume_add(o->assume, &o->nassume, val, &err)) {
@@ -167,8 +178,8 @@ static bool nearest_requested(int argc, char **argv)
 static int nearest_args(smh_config *cfg, int argc, char **argv, char **av, int *n)
 {
     cfg->nearest_on = 1;
-    cfg->nearest =
-        (nr_options){.wp = 1, .wa = 1, .wc = -1, .budget = -1, .unicode = cfg->color != 0};
+    cfg->nearest = (nr_options){
+        .wp = 1, .wa = 1, .wc = -1, .budget = -1, .memlim = -1, .unicode = cfg->color != 0};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "-C"))

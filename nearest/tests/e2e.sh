@@ -286,6 +286,35 @@ out=$("$pc" nearest "$work/brp1/brp1.pml" 2>&1)
 [ $? = 0 ] && grep -q "distance d(a, b) = " <<<"$out" && ok ||
     bad "brp.1, stock trail through a broken atomic sequence: $(grep -m1 pancause <<<"$out")"
 
+# stopped by its memory limit (README "--memlim"): the lasso search of brp.1 under
+# --run-to-end takes gigabytes; at 20 MB it stops and reports its best run, says why,
+# and that run replays with its cycle; a limit with no room for the search's first
+# nodes is refused with nothing written; a limit that is no number is a usage error
+d="$work/brp1"
+if "$pc" nearest "$d/brp1.pml" --run-to-end --memlim 20 --json "$d/ml.json" --html "$d/ml.html" \
+    --good-trail "$d/ml.trail" >"$d/ml.out" 2>&1; then ok; else
+    bad "brp.1 --memlim 20: exit $?: $(tail -3 "$d/ml.out")"
+fi
+grep -q 'NOT EXACT: the search stopped when its memory ran short, at [0-9]* MB' "$d/ml.out" && ok ||
+    bad "brp.1 --memlim 20: $(grep -m1 'distance d' "$d/ml.out")"
+check_json "$d/ml.json" 'not j["exact"] and j["stopped_by"] == "memory" and j["lower_bound"] <= j["distance"] and j["b"]["lasso"]'
+grep -q 'id="not-exact">NOT EXACT: the search stopped when its memory ran short' "$d/ml.html" && ok ||
+    bad "brp.1 --memlim 20: the page does not say that memory stopped the search"
+check_json "$work/minmax/b3.json" 'j["stopped_by"] == "budget"'
+check_json "$work/minmax/out.json" 'j["exact"] and j["stopped_by"] is None'
+(cd "$d" && spin -t -k ml.trail -p brp1.pml) >"$d/ml.replay" 2>&1
+grep -q 'START OF CYCLE' "$d/ml.replay" && ! grep -Eqi 'violated|invalid end' "$d/ml.replay" && ok ||
+    bad "brp.1 --memlim 20: the best lasso does not replay with its cycle"
+"$pc" nearest "$d/brp1.pml" --run-to-end --memlim 0.01 --json "$d/ml0.json" >"$d/ml0.out" 2>&1
+rc=$?
+[ $rc = 1 ] && grep -q 'reached its memory limit (--memlim, 0.0 MB) before it had any run' \
+    "$d/ml0.out" && [ ! -e "$d/ml0.json" ] && ok ||
+    bad "brp.1 --memlim 0.01: exit $rc, $(grep -m1 'pancause' "$d/ml0.out")"
+"$pc" nearest "$d/brp1.pml" --memlim lots >"$d/ml1.out" 2>&1
+rc=$?
+[ $rc = 2 ] && grep -q 'memlim needs a number of megabytes' "$d/ml1.out" && ok ||
+    bad "--memlim lots: exit $rc, $(tail -1 "$d/ml1.out")"
+
 # a relative model with its stock trail beside it and no --trail: the trail is found
 # there, not looked for in the scratch directory pan runs in
 out=$(cd "$work/minmax" && "$pc" nearest minmax.pml 2>&1)

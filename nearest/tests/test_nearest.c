@@ -381,9 +381,23 @@ START_TEST(search_deltas_slice_and_trail)
     q.budget = 1;
     ck_assert_int_eq(nr_search(&q, &f), 0);
     ck_assert(!f.exact);
+    ck_assert_int_eq(f.stop, NR_STOP_BUDGET);
     if (f.found)
         ck_assert_int_ge(f.distance, 4);
     ck_assert_int_le(f.lower, 4);
+    nr_found_free(&f);
+    /* a memory limit with no room for the first nodes: no run to report, and why */
+    q.budget = 0;
+    q.mem_cap = 1;
+    ck_assert_int_eq(nr_search(&q, &f), -1);
+    ck_assert(!f.found);
+    ck_assert_int_eq(f.stop, NR_STOP_MEMORY);
+    nr_found_free(&f);
+    /* room enough: exact, and nothing stopped it */
+    q.mem_cap = (size_t)1 << 30;
+    ck_assert_int_eq(nr_search(&q, &f), 0);
+    ck_assert(f.exact);
+    ck_assert_int_eq(f.stop, NR_STOP_NONE);
     nr_found_free(&f);
     nr_path_free(&a);
     chain_free(&k);
