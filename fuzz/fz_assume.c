@@ -28,7 +28,7 @@ static nr_model *M;
 static void setup(void)
 {
     u_err err = {{0}};
-    const int q[] = {INT_MIN, 1, INT_MIN, 2};
+    const int q[] = {1, 1, 1, 2};
     if (!(M = nr_model_new()) || nr_model_procs(M, PROCS, 1, SRC, NSTATES))
         abort();
     nr_val_mtype(M, "red", 1);

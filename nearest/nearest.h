@@ -60,7 +60,8 @@ void nr_val_begin(nr_model *m);
 void nr_val_scope(nr_model *m, int pid, int proctype, int pc);
 /* type: pan's type word ("byte", "mtype", ...); index: the array index, or -1. */
 void nr_val_scalar(nr_model *m, const char *args, const char *type, int index, int value);
-/* A channel: its name, id and contents (fields in order; INT_MIN before each message). */
+/* A channel: its name, id and contents: per message in order, its number of fields k,
+ * then its k fields (so any field value can be told from a message boundary). */
 void nr_val_chan(nr_model *m, const char *name, int qid, const int *fields, int n);
 void nr_val_mtype(nr_model *m, const char *name, int value);
 /* Stores the state's variables as those of recorded state s; end: NR_END_VALID when

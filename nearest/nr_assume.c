@@ -297,14 +297,15 @@ int nr_assume_bind(nr_assume *A, const nr_model *m, u_err *err)
 
 /* ---- evaluation ---- */
 
-/* The channel value v's length: the messages in its interned key (INT_MIN before each). */
+/* The channel value v's length: the messages in its interned key (after the id, each
+ * message's count of fields and then its fields). */
 static int64_t chan_len(const nr_model *m, int32_t v)
 {
     const int32_t *key = u_intern_key(&m->chans, (uint32_t)v);
     size_t n = u_intern_len(&m->chans, (uint32_t)v) / sizeof *key;
     int64_t len = 0;
-    for (size_t k = 1; k < n; k++)
-        len += key[k] == INT32_MIN;
+    for (size_t k = 1; k < n && key[k] >= 0; k += (size_t)key[k] + 1)
+        len++;
     return len;
 }
 

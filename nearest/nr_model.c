@@ -545,20 +545,18 @@ char *nr_value_text(const nr_model *m, uint32_t var, int32_t v)
     if (!s)
         return NULL;
     *o = 0;
-    /* first: the next field opens a message (no comma); a field before any marker
-     * (which the glue never writes) still gets its own brackets */
-    bool open = false, first = true;
-    for (size_t i = 1; i < n; i++) {
-        if (f[i] == INT_MIN || !open) {
-            o += sprintf(o, "%s[", open ? "] " : "");
-            open = first = true;
-        }
-        if (f[i] != INT_MIN) {
-            o += sprintf(o, "%s%d", first ? "" : ",", f[i]);
-            first = false;
-        }
+    /* f[0] is the channel's id; then per message its count k and k fields */
+    for (size_t i = 1; i < n; i += (size_t)f[i] + 1) {
+        o += sprintf(o, "%s[", i > 1 ? " " : "");
+        for (int32_t k = 0; k < f[i] && i + 1 + (size_t)k < n; k++)
+            o += sprintf(o, "%s%d", k ? "," : "", f[i + 1 + (size_t)k]);
+        *o++ = ']';
+        *o = 0;
+        if (f[i] < 0)
+            break; /* not nr_val_chan's form: the glue never writes it */
     }
-    strcpy(o, open ? "]" : "empty");
+    if (n <= 1)
+        strcpy(o, "empty");
     return s;
 }
 
