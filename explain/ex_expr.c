@@ -280,8 +280,12 @@ int ex_expr_parse_number(const char *s, int64_t *v, const char **end, int smv)
         return -1;
     uint64_t acc = 0;
     const char *q = s;
-    for (; *q >= '0' && *q <= '9'; q++)
-        acc = acc * 10 + (uint64_t)(*q - '0');
+    for (; *q >= '0' && *q <= '9'; q++) {
+        uint64_t d = (uint64_t)(*q - '0');
+        if (acc > ((uint64_t)INT64_MAX - d) / 10)
+            return -1; /* beyond int64_t: refused rather than wrapped */
+        acc = acc * 10 + d;
+    }
     if ((*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z') || *q == '_')
         return -1;
     *v = (int64_t)acc;

@@ -50,7 +50,8 @@ int ex_expr_is_relational(const ex_expr *e);
 int64_t ex_expr_eval(const ex_expr *e, const int64_t *row);
 
 /* Reads a decimal literal, or with smv set also a NuSMV word constant such
- * as 0ud8_200 or 0sb4_1010; returns 0 and sets *end past it, -1 if malformed. */
+ * as 0ud8_200 or 0sb4_1010; returns 0 and sets *end past it, -1 if malformed or
+ * (decimal) beyond INT64_MAX. */
 int ex_expr_parse_number(const char *s, int64_t *v, const char **end, int smv);
 
 /* Calls fn for each variable leaf. */

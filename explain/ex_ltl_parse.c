@@ -257,7 +257,7 @@ static int lex(parser *p)
             const char *end;
             int64_t v;
             if (ex_expr_parse_number(s + i, &v, &end, p->dialect == EX_DIALECT_SMV) != 0) {
-                perr(p, i, "malformed number");
+                perr(p, i, "malformed number, or one beyond 2^63 - 1");
                 return -1;
             }
             rc = push(p, T_NUM, 0, i, (size_t)(end - (s + i)));

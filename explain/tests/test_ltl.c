@@ -80,6 +80,11 @@ START_TEST(errors_name_the_column)
     expect_error("arr[i] > 0", EX_DIALECT_SPIN, "must be constants");
     expect_error("p @ q", EX_DIALECT_SPIN, "column 3: unexpected character '@'");
     expect_error("H p", EX_DIALECT_SMV, "past-time operator");
+    /* a number beyond int64_t is refused, not wrapped (to 0 here, to -1 for 2^64 - 1) */
+    expect_error("x == 18446744073709551616", EX_DIALECT_SPIN,
+                 "column 6: malformed number, or one beyond 2^63 - 1");
+    expect_error("x == 9223372036854775808", EX_DIALECT_SPIN, "beyond 2^63 - 1");
+    expect("x == 9223372036854775807", EX_DIALECT_SPIN, "(x == 9223372036854775807)");
 }
 END_TEST
 
