@@ -257,17 +257,20 @@ static int ex_parse_word(const char *s, int64_t *v, const char **end)
         return -1;
     int neg = neg_ok && *q == '-';
     q += neg;
-    uint64_t acc = 0;
+    uint64_t acc = 0, most = (uint64_t)INT64_MAX + (uint64_t)neg; /* 2^63 for -2^63 */
     int any = 0;
     for (; ex_digit_val((unsigned char)*q) < base || *q == '_'; q++) {
         if (*q == '_')
             continue;
-        acc = acc * (uint64_t)base + (uint64_t)ex_digit_val((unsigned char)*q);
+        uint64_t d = (uint64_t)ex_digit_val((unsigned char)*q);
+        if (acc > (most - d) / (uint64_t)base)
+            return -1; /* beyond int64_t: refused rather than wrapped */
+        acc = acc * (uint64_t)base + d;
         any = 1;
     }
     if (!any)
         return -1;
-    *v = neg ? (int64_t)(0 - acc) : (int64_t)acc;
+    *v = neg ? (acc > (uint64_t)INT64_MAX ? INT64_MIN : -(int64_t)acc) : (int64_t)acc;
     *end = q;
     return 0;
 }

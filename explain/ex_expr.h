@@ -51,7 +51,7 @@ int64_t ex_expr_eval(const ex_expr *e, const int64_t *row);
 
 /* Reads a decimal literal, or with smv set also a NuSMV word constant such
  * as 0ud8_200 or 0sb4_1010; returns 0 and sets *end past it, -1 if malformed or
- * (decimal) beyond INT64_MAX. */
+ * beyond int64_t (INT64_MAX; a signed word down to INT64_MIN). */
 int ex_expr_parse_number(const char *s, int64_t *v, const char **end, int smv);
 
 /* Calls fn for each variable leaf. */

@@ -212,6 +212,16 @@ static int fits(const char *d, int base)
     return 0;
 }
 
+/* Whether d is nothing but digits of base b (and a word's underscores). */
+static int well_formed(const char *d, int base)
+{
+    for (; *d; d++)
+        if (*d != '_' &&
+            !(isxdigit((unsigned char)*d) && (isdigit((unsigned char)*d) ? *d - '0' : 10) < base))
+            return 0;
+    return 1;
+}
+
 static int symbol_char(int c)
 {
     return isalnum(c) || c == '_' || c == '$' || c == '#' || c == '-' || c == '.' || c == '[' ||
@@ -231,18 +241,21 @@ static int value(ex_smv *s, const char *val, int64_t *v, int *k)
     if (isdigit((unsigned char)*d)) {
         const char *end;
         int word = d[0] == '0' && d[1] && strchr("usbBoOdDhH", d[1]);
-        if (ex_expr_parse_number(d, v, &end, 1) != 0 || *end)
-            return fail(s, "'%s' is not a number", val);
         int base = 10;
         const char *digits = d;
-        if (word) {
+        if (word && strchr(d, '_')) {
             const char *b = d + 1 + (d[1] == 'u' || d[1] == 's');
             base = strchr("bB", *b) ? 2 : strchr("oO", *b) ? 8 : strchr("dD", *b) ? 10 : 16;
             digits = strchr(d, '_') + 1;
             digits += *digits == '-';
         }
-        /* Symbols are coded from EX_SYM_BASE up: a larger number would read as one. */
-        if (!fits(digits, base) || *v >= EX_SYM_BASE || *v <= -EX_SYM_BASE)
+        /* Symbols are coded from EX_SYM_BASE up: a larger number would read as one.  A
+         * number beyond 63 bits fails to parse (it is not wrapped): too large too. */
+        int parsed = ex_expr_parse_number(d, v, &end, 1) == 0 && !*end;
+        int huge = *digits && !fits(digits, base) && (parsed || well_formed(digits, base));
+        if (!parsed && !huge)
+            return fail(s, "'%s' is not a number", val);
+        if (huge || *v >= EX_SYM_BASE || *v <= -EX_SYM_BASE)
             return fail(s, "%s is too large (values must lie strictly between -2^52 and 2^52)",
                         val);
         if (d != val)

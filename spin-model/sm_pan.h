@@ -103,8 +103,8 @@ void smh_val_scope(int pid, int proctype, int pc);
  * printed it (the name comes from there), index its array index or -1, type pan's
  * type word ("byte", "mtype", ...). */
 void smh_val(const char *args, const char *type, int index, int value);
-/* The next variable is a channel: its name, id (qid) and contents (every field of
- * every message, in order: n ints). */
+/* The next variable is a channel: its name, id (qid) and contents, n ints: per
+ * message its number of fields, then the fields (nr_val_chan). */
 void smh_val_chan(const char *name, int qid, const int *fields, int n);
 /* An mtype constant (for printing values by name). */
 void smh_val_mtype(const char *name, int value);

@@ -85,6 +85,9 @@ START_TEST(errors_name_the_column)
                  "column 6: malformed number, or one beyond 2^63 - 1");
     expect_error("x == 9223372036854775808", EX_DIALECT_SPIN, "beyond 2^63 - 1");
     expect("x == 9223372036854775807", EX_DIALECT_SPIN, "(x == 9223372036854775807)");
+    expect_error("G n != 0ud64_18446744073709551617", EX_DIALECT_SMV, "beyond 2^63 - 1");
+    expect_error("G n != 0uh64_1ffffffffffffffff", EX_DIALECT_SMV, "beyond 2^63 - 1");
+    expect_error("G n != 0sd64_-9223372036854775809", EX_DIALECT_SMV, "beyond 2^63 - 1");
 }
 END_TEST
 
