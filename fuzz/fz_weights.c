@@ -6,7 +6,9 @@
  * decimal digits whose value is at most NR_WEIGHT_MAX, nothing else) and checks that
  * the parser accepts exactly those strings, with the same values, leaves its outputs
  * untouched when it refuses, and that the accepted weights printed back parse to the
- * same weights.
+ * same weights.  The same string also goes to nr_parse_amount (--budget, --memlim): what
+ * it accepts is a decimal number (digits, a point, an exponent) between 0 and its
+ * maximum, and a run of up to nine digits is always accepted with its value.
  */
 #include "nearest.h"
 
@@ -66,6 +68,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                  "printed \"%s\" does not read back", back);
     }
     FZ_CHECK(nr_parse_weights(NULL, &w[0], &w[1], &w[2]) == -1, "NULL accepted");
+    double a = -7;
+    int ra = nr_parse_amount(s, NR_MEMLIM_MAX, &a);
+    size_t len = strlen(s), digits = strspn(s, "0123456789");
+    if (ra)
+        FZ_CHECK(a == -7, "a refused amount was set: \"%s\"", s);
+    else
+        FZ_CHECK(a >= 0 && a <= NR_MEMLIM_MAX && strspn(s, "0123456789.eE+-") == len &&
+                     (s[0] == '.' || (s[0] >= '0' && s[0] <= '9')),
+                 "accepted amount %g from \"%s\"", a, s);
+    if (len && len <= 9 && digits == len)
+        FZ_CHECK(!ra && a == strtod(s, NULL), "refused the amount \"%s\"", s);
     free(s);
     return 0;
 }

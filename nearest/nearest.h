@@ -144,6 +144,12 @@ int nr_graph_write(cc_graph *g, const nr_model *m, const char *path, u_err *err)
 #define NR_WEIGHT_MAX 1000000
 int nr_parse_weights(const char *v, long *wp, long *wa, long *wc);
 
+/* --budget N and --memlim MB: a decimal number 0 .. max (a fraction allowed; no sign,
+ * space, hex, inf or nan, nothing after it).  0 with *out, or -1 leaving it untouched. */
+#define NR_BUDGET_MAX 1e15
+#define NR_MEMLIM_MAX 1e9
+int nr_parse_amount(const char *v, double max, double *out);
+
 /* Checks the nearest options' output paths before the search; 0, or -1 with err. */
 int nr_check_outputs(const nr_options *o, u_err *err);
 
@@ -161,6 +167,15 @@ typedef struct {
  * memory (pair may be NULL). */
 long nr_distance(const nr_model *m, const nr_step *a, size_t n, const nr_step *b, size_t k, long wp,
                  long wa, long wc, int32_t *pair);
+/* The cost of the given alignment pair (as nr_distance's) of a and b: no minimum,
+ * linear time and no memory; -1 if pair is no alignment (crossing, out of range or
+ * at different locations). */
+long nr_alignment_cost(const nr_model *m, const nr_step *a, size_t n, const nr_step *b, size_t k,
+                       long wp, long wa, long wc, const int32_t *pair);
+/* nr_distance's table beyond which a search stopped short measures its b by its own
+ * alignment instead (the table takes a byte per pair of steps). */
+#define NR_DP_MAX_BYTES ((size_t)1 << 30)
+
 /* The number of variables that differ between two recorded states (Δp of a pair). */
 size_t nr_diff(const nr_model *m, uint32_t s, uint32_t t);
 /* |V(s)|. */

@@ -4,8 +4,9 @@
  * with b's first j, from C[i-1][j] + Wc (a's step unaligned), C[i][j-1] + Wc (b's
  * step unaligned) and C[i-1][j-1] + Wp·Δp + Wα·Δα where the two steps share their
  * control location.  The search (nr_search.c) does not need it; it measures the run a
- * search stopped by its budget completed, and the tests compare it with the search.
- * Two rows of costs and one byte of choice per cell (for the alignment).
+ * search stopped by its budget or memory completed (where the table fits), and the
+ * tests compare it with the search.  Two rows of costs and one byte of choice per cell
+ * (for the alignment).  nr_alignment_cost() prices one given alignment instead.
  */
 #include "nr_internal.h"
 
@@ -82,6 +83,24 @@ long nr_distance(const nr_model *m, const nr_step *a, size_t n, const nr_step *b
     free(cur);
     free(how);
     return d;
+}
+
+long nr_alignment_cost(const nr_model *m, const nr_step *a, size_t n, const nr_step *b, size_t k,
+                       long wp, long wa, long wc, const int32_t *pair)
+{
+    long cost = 0, last = -1;
+    size_t aligned = 0;
+    for (size_t j = 0; j < k; j++) {
+        if (pair[j] < 0)
+            continue;
+        if (pair[j] <= last || (size_t)pair[j] >= n || !same_location(&a[pair[j]], &b[j]))
+            return -1;
+        last = pair[j];
+        aligned++;
+        cost +=
+            wp * (long)nr_diff(m, a[pair[j]].state, b[j].state) + wa * (a[pair[j]].tid != b[j].tid);
+    }
+    return cost + wc * (long)(n - aligned + k - aligned);
 }
 
 int nr_rows(size_t na, size_t nb, const int32_t *pair, nr_row **rows, size_t *n)

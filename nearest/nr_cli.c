@@ -250,6 +250,17 @@ int nr_main(int argc, char **argv)
                 c.weights, NR_WEIGHT_MAX);
         return 2;
     }
+    double amount;
+    if (c.budget && nr_parse_amount(c.budget, NR_BUDGET_MAX, &amount)) {
+        fprintf(stderr, "pancause nearest: --budget %s: give a number of search nodes, 0 .. %g\n",
+                c.budget, NR_BUDGET_MAX);
+        return 2;
+    }
+    if (c.memlim && nr_parse_amount(c.memlim, NR_MEMLIM_MAX, &amount)) {
+        fprintf(stderr, "pancause nearest: --memlim %s: give a number of megabytes, 0 .. %g\n",
+                c.memlim, NR_MEMLIM_MAX);
+        return 2;
+    }
     if (c.trail && !u_is_file(c.trail)) {
         fprintf(stderr, "pancause nearest: cannot read the trail %s\n", c.trail);
         return 2;

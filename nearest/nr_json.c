@@ -2,7 +2,9 @@
  * nr_json.c - the nearest result as JSON (--json FILE).
  *
  * Keys: model, trail, exact, lower_bound (when not exact), stopped_by (what ended a search
- * that is not exact: "budget" or "memory"; null when exact), run_to_end (whether b had to
+ * that is not exact: "budget" or "memory"; null when exact), alignment_minimal (the
+ * alignment is the least for b; false only when a stopped search's b was too long for
+ * the DP within the memory, and its own alignment is given), run_to_end (whether b had to
  * end in a valid end state, --run-to-end), assume (the --assume expressions),
  * assume_broken_by_a (the step of a before which its state breaks one, its length + 1
  * for its last state, null when a keeps to them all), cut_short (b is only a with its last steps
@@ -142,6 +144,8 @@ int nr_json_write(FILE *f, const void *arg)
         u_json_null(&j);
     else
         u_json_str(&j, r->f->stop == NR_STOP_MEMORY ? "memory" : "budget");
+    u_json_key(&j, "alignment_minimal");
+    u_json_bool(&j, !r->f->own_alignment);
     u_json_key(&j, "run_to_end");
     u_json_bool(&j, r->o->run_to_end);
     u_json_key(&j, "assume");

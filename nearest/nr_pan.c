@@ -13,8 +13,10 @@
 #include "nr_internal.h"
 #include "report.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 
 static double now_seconds(void)
@@ -62,6 +64,19 @@ int nr_parse_weights(const char *v, long *wp, long *wa, long *wc)
     *wp = w[0];
     *wa = w[1];
     *wc = w[2];
+    return 0;
+}
+
+int nr_parse_amount(const char *v, double max, double *out)
+{
+    char *end = NULL;
+    if (!v || !((*v >= '0' && *v <= '9') || *v == '.'))
+        return -1; /* empty, a sign, a space, inf, nan */
+    double x = strtod(v, &end);
+    if (!end || end == v || *end || !(x >= 0) || x > max ||
+        (v[0] == '0' && (v[1] == 'x' || v[1] == 'X')))
+        return -1;
+    *out = x;
     return 0;
 }
 
@@ -161,19 +176,41 @@ static int fail(const char *msg)
     return 1;
 }
 
-/* NR_MEMLIM_SHARE of the memory Linux says is available (/proc/meminfo's
- * MemAvailable), or 0 (no limit) where it does not say. */
-static size_t default_mem_cap(void)
+/* The first number in file path after the text key ("" for the first in the file),
+ * times scale; 0 when there is none (no such file, "max"). */
+static double file_number(const char *path, const char *key, double scale)
 {
-    FILE *f = fopen("/proc/meminfo", "r");
+    FILE *f = fopen(path, "r");
     char line[256];
-    unsigned long long kb = 0;
-    while (f && !kb && fgets(line, sizeof line, f))
-        if (sscanf(line, "MemAvailable: %llu kB", &kb) != 1)
-            kb = 0;
+    double x = 0;
+    size_t n = strlen(key);
+    while (f && !x && fgets(line, sizeof line, f))
+        if (!strncmp(line, key, n))
+            x = strtod(line + n, NULL) * scale;
     if (f)
         fclose(f);
-    return (size_t)(NR_MEMLIM_SHARE * (double)kb * 1024.0);
+    return x > 0 ? x : 0;
+}
+
+/* The least of what may still be had: free memory (MemAvailable), room in this
+ * process's cgroup (v2: memory.max - memory.current; a container's own limit, which
+ * MemAvailable does not show) and in its address space (RLIMIT_AS, ulimit -v, minus
+ * what it maps now); NR_MEMLIM_SHARE of that, or 0 (no limit) when nothing says. */
+static size_t default_mem_cap(void)
+{
+    double room = file_number("/proc/meminfo", "MemAvailable:", 1024.0);
+    double max = file_number("/sys/fs/cgroup/memory.max", "", 1.0);
+    double used = file_number("/sys/fs/cgroup/memory.current", "", 1.0);
+    if (max > used && (!room || max - used < room))
+        room = max - used;
+    struct rlimit rl;
+    if (!getrlimit(RLIMIT_AS, &rl) && rl.rlim_cur != RLIM_INFINITY) {
+        double vm = file_number("/proc/self/status", "VmSize:", 1024.0);
+        double as = (double)rl.rlim_cur > vm ? (double)rl.rlim_cur - vm : 1.0;
+        if (!room || as < room)
+            room = as;
+    }
+    return (size_t)(NR_MEMLIM_SHARE * room);
 }
 
 /* The states b may enter under the --assume expressions (README "--assume"): *okp[s]
@@ -254,17 +291,22 @@ int nr_explain(cc_graph *g, nr_model *m, const nr_options *o, const nr_context *
         b = b > NR_BUDGET_MIN ? b : NR_BUDGET_MIN;
     }
     q.budget = (size_t)b;
-    q.mem_cap = o->memlim < 0 ? default_mem_cap() : (size_t)(o->memlim * 1048576.0);
+    /* rounded up: a limit of a fraction of a byte is still a limit (0 is none) */
+    q.mem_cap = o->memlim < 0 ? default_mem_cap() : (size_t)ceil(o->memlim * 1048576.0);
     nr_found f;
     int rc = 0;
     double ts = now_seconds();
     if (nr_search(&q, &f)) {
-        char *why = f.stop == NR_STOP_MEMORY && q.mem_cap
-                        ? u_fmt("the search reached its memory limit (--memlim, %.1f MB) before "
-                                "it had any run to report",
-                                (double)q.mem_cap / 1048576.0)
+        char *why = f.stop == NR_STOP_MEMORY && f.cap_hit && !f.nodes
+                        ? u_fmt("the search reached its memory limit (%s, %g MB) before it "
+                                "had any run to report",
+                                o->memlim >= 0 ? "--memlim" : "3/4 of the memory available",
+                                o->memlim >= 0 ? o->memlim : (double)q.mem_cap / 1048576.0)
                         : NULL;
-        rc = fail(why ? why : "out of memory in the search");
+        rc = fail(why                 ? why
+                  : f.stop && f.nodes ? "out of memory while completing the best run the "
+                                        "search had found"
+                                      : "out of memory in the search");
         free(why);
     } else if (f.lasso_too_big) {
         rc = fail("no finite successful run, and the graph times the trail is too large for "

@@ -49,7 +49,8 @@
  * best run it can complete (each expanded node completes by skipping the rest of a
  * and inserting a shortest way to a good end), its distance by the textbook DP, and
  * the least f in the queue as a lower bound: not exact, and said so, with the
- * reason.
+ * reason.  (The DP's table takes |a|·|b| bytes; where that is more than the memory
+ * allows, the distance is that of the alignment the search made, and said so.)
  *
  * Invariants: node x's key (u[x], i[x]) is unique (the map); g[x] only falls while x
  * is open; a heap entry whose f differs from g + h of its node is stale and skipped.
@@ -94,7 +95,8 @@ typedef struct {
     /* the queue: a binary heap on (f, node) */
     hent *h;
     size_t nh, hcap;
-    bool oom; /* an allocation failed, or would have passed q->mem_cap */
+    bool oom;     /* an allocation failed, or would have passed q->mem_cap */
+    bool cap_hit; /* the latter */
 } srch;
 
 /* The bytes a search node takes in the node arrays. */
@@ -114,7 +116,7 @@ static size_t search_bytes(const srch *S)
 static bool room(srch *S, size_t more)
 {
     if (S->q->mem_cap && search_bytes(S) + more > S->q->mem_cap)
-        S->oom = true;
+        S->oom = S->cap_hit = true;
     return !S->oom;
 }
 
@@ -839,6 +841,7 @@ int nr_search(const nr_query *q, nr_found *f)
     f->bytes = search_bytes(&S);
     if (S.oom && goal == U_INVALID) {
         f->stop = NR_STOP_MEMORY;
+        f->cap_hit = S.cap_hit;
         /* the completion needs only the nodes' parents: give back the rest first */
         free(S.h);
         S.h = NULL;
@@ -858,8 +861,15 @@ int nr_search(const nr_query *q, nr_found *f)
         f->lower = lower;
         rc = unwind(&S, cand, true, f);
         if (!rc) {
-            long d = nr_distance(q->m, q->a->step, q->a->n, f->b.step, f->b.n, q->wp, q->wa, q->wc,
-                                 f->pair);
+            /* the DP's table is |a|·|b| bytes: beyond what the memory allows, the
+             * distance of the alignment the search itself made */
+            size_t cells = (S.n + 1) * (f->b.n + 1);
+            f->own_alignment =
+                cells > NR_DP_MAX_BYTES || (q->mem_cap && search_bytes(&S) + cells > q->mem_cap);
+            long d = f->own_alignment ? nr_alignment_cost(q->m, q->a->step, q->a->n, f->b.step,
+                                                          f->b.n, q->wp, q->wa, q->wc, f->pair)
+                                      : nr_distance(q->m, q->a->step, q->a->n, f->b.step, f->b.n,
+                                                    q->wp, q->wa, q->wc, f->pair);
             if (d < 0)
                 rc = -1;
             f->distance = d;

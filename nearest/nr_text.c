@@ -194,14 +194,20 @@ int nr_text_report(FILE *f, const nr_report *r)
     else if (r->f->stop == NR_STOP_MEMORY)
         fprintf(f,
                 " (NOT EXACT: the search stopped when its memory ran short, at %.0f MB after "
-                "%zu expanded nodes; no run is nearer than %ld; raise --memlim, or free "
-                "memory)\n",
-                (double)r->f->bytes / 1048576.0, r->f->expanded, r->f->lower);
+                "%zu expanded nodes; no run is nearer than %ld; %s)\n",
+                (double)r->f->bytes / 1048576.0, r->f->expanded, r->f->lower,
+                r->f->cap_hit ? "raise --memlim, or free memory"
+                              : "the system would give no more: a ulimit -v?");
     else
         fprintf(f,
                 " (NOT EXACT: the search stopped at its budget of %zu expanded nodes; no run "
                 "is nearer than %ld; raise --budget)\n",
                 r->f->expanded, r->f->lower);
+    if (r->f->own_alignment)
+        fprintf(f,
+                "  (b is measured by the search's own alignment: finding the least one needs a "
+                "table of %zu MB, more than the memory allows)\n",
+                (r->a->n + 1) * (r->f->b.n + 1) / 1048576 + 1);
     for (size_t k = 0; k < r->c->nwhy; k++)
         fprintf(f, "  INCOMPLETE graph: %s\n", r->c->why[k]);
     fprintf(f,

@@ -126,24 +126,16 @@ static int nearest_option(smh_config *cfg, const char *a, const char *val, int *
     }
     if (!strcmp(a, "--weights"))
         return weights_option(o, val);
-    if (!strcmp(a, "--budget")) {
-        char *end = NULL;
-        o->budget = val ? strtod(val, &end) : -1;
-        if (!end || *end || o->budget < 0) {
-            fprintf(stderr, "pan: --budget needs a number of search nodes >= 0\n");
-            return 2;
-        }
-        return 0;
+    if (!strcmp(a, "--budget") && nr_parse_amount(val, NR_BUDGET_MAX, &o->budget)) {
+        fprintf(stderr, "pan: --budget needs a number of search nodes, 0 .. %g\n", NR_BUDGET_MAX);
+        return 2;
     }
-    if (!strcmp(a, "--memlim")) {
-        char *end = NULL;
-        o->memlim = val ? strtod(val, &end) : -1;
-        if (!end || *end || !(o->memlim >= 0) || o->memlim > 1e9) {
-            fprintf(stderr, "pan: --memlim needs a number of megabytes >= 0\n");
-            return 2;
-        }
-        return 0;
+    if (!strcmp(a, "--memlim") && nr_parse_amount(val, NR_MEMLIM_MAX, &o->memlim)) {
+        fprintf(stderr, "pan: --memlim needs a number of megabytes, 0 .. %g\n", NR_MEMLIM_MAX);
+        return 2;
     }
+    if (!strcmp(a, "--budget") || !strcmp(a, "--memlim"))
+        return 0;
     if (!strcmp(a, "--assume")) {
         u_err err = {{0}};
         if (nr_assume_add(o->assume, &o->nassume, val, &err)) {

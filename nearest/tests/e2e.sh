@@ -307,13 +307,36 @@ grep -q 'START OF CYCLE' "$d/ml.replay" && ! grep -Eqi 'violated|invalid end' "$
     bad "brp.1 --memlim 20: the best lasso does not replay with its cycle"
 "$pc" nearest "$d/brp1.pml" --run-to-end --memlim 0.01 --json "$d/ml0.json" >"$d/ml0.out" 2>&1
 rc=$?
-[ $rc = 1 ] && grep -q 'reached its memory limit (--memlim, 0.0 MB) before it had any run' \
+[ $rc = 1 ] && grep -q 'reached its memory limit (--memlim, 0.01 MB) before it had any run' \
     "$d/ml0.out" && [ ! -e "$d/ml0.json" ] && ok ||
     bad "brp.1 --memlim 0.01: exit $rc, $(grep -m1 'pancause' "$d/ml0.out")"
-"$pc" nearest "$d/brp1.pml" --memlim lots >"$d/ml1.out" 2>&1
+for v in lots "" -1 0x10 " 20" inf; do
+    "$pc" nearest "$d/brp1.pml" --memlim "$v" >"$d/ml1.out" 2>&1
+    rc=$?
+    [ $rc = 2 ] && grep -q "memlim $v: give a number of megabytes, 0 .. 1e+09" "$d/ml1.out" && ok ||
+        bad "--memlim '$v': exit $rc, $(tail -1 "$d/ml1.out")"
+done
+"$pc" nearest "$d/brp1.pml" --budget "" >"$d/bu1.out" 2>&1
 rc=$?
-[ $rc = 2 ] && grep -q 'memlim needs a number of megabytes' "$d/ml1.out" && ok ||
-    bad "--memlim lots: exit $rc, $(tail -1 "$d/ml1.out")"
+[ $rc = 2 ] && grep -q "budget : give a number of search nodes" "$d/bu1.out" && ok ||
+    bad "--budget '': exit $rc, $(tail -1 "$d/bu1.out")"
+# a limit of a fraction of a byte is still a limit, not "none"
+"$pc" nearest "$d/brp1.pml" --run-to-end --memlim 1e-7 >"$d/ml2.out" 2>&1
+rc=$?
+[ $rc = 1 ] && grep -q 'reached its memory limit (--memlim, 1e-07 MB)' "$d/ml2.out" && ok ||
+    bad "--memlim 1e-7: exit $rc, $(grep -m1 pancause "$d/ml2.out")"
+# a counterexample of 40,003 steps: the DP's table for the best run would take 1.6 GB,
+# so under --memlim 1 b is measured by the search's own alignment, and said so
+stock long -m200000
+d="$work/long"
+if /usr/bin/env time -f "%M" -o "$d/long.kb" "$pc" nearest "$d/long.pml" --memlim 1 \
+    --json "$d/long.json" --good-trail "$d/long.good" -- -m200000 >"$d/long.out" 2>&1; then ok; else
+    bad "long --memlim 1: exit $?: $(tail -3 "$d/long.out")"
+fi
+check_json "$d/long.json" 'not j["exact"] and j["stopped_by"] == "memory" and not j["alignment_minimal"] and j["lower_bound"] <= j["distance"]'
+grep -q "measured by the search's own alignment" "$d/long.out" && ok ||
+    bad "long --memlim 1: the text does not say how b was measured"
+replays "$d/long.pml" "$d/long.good"
 
 # a relative model with its stock trail beside it and no --trail: the trail is found
 # there, not looked for in the scratch directory pan runs in

@@ -115,6 +115,19 @@ START_TEST(distance_is_the_least_over_every_alignment)
         }
         cost += (long)(n + k - 2 * paired) * wc;
         ck_assert_int_eq(cost, d);
+        /* nr_alignment_cost prices that alignment alike, and refuses a crossing one */
+        ck_assert_int_eq(nr_alignment_cost(m, a, n, b, k, wp, wa, wc, pair), d);
+        if (paired >= 2) {
+            size_t j1 = 0, j2;
+            while (pair[j1] < 0)
+                j1++;
+            for (j2 = j1 + 1; pair[j2] < 0; j2++)
+                ;
+            int32_t t = pair[j1];
+            pair[j1] = pair[j2];
+            pair[j2] = t;
+            ck_assert_int_eq(nr_alignment_cost(m, a, n, b, k, wp, wa, wc, pair), -1);
+        }
     }
     nr_model_free(m);
 }
@@ -692,6 +705,29 @@ START_TEST(weights_are_two_or_three_plain_integers)
 }
 END_TEST
 
+/* --budget and --memlim: a plain decimal number 0 .. max.  strtod alone took an empty
+ * value (as 0, "none"), a leading space, hex, inf and nan. */
+START_TEST(amounts_are_plain_decimal_numbers)
+{
+    double x = -9;
+    ck_assert_int_eq(nr_parse_amount("20", NR_MEMLIM_MAX, &x), 0);
+    ck_assert(x == 20);
+    ck_assert_int_eq(nr_parse_amount("0.5", NR_MEMLIM_MAX, &x), 0);
+    ck_assert(x == 0.5);
+    ck_assert_int_eq(nr_parse_amount("1e9", NR_MEMLIM_MAX, &x), 0);
+    ck_assert(x == 1e9);
+    ck_assert_int_eq(nr_parse_amount("0", NR_BUDGET_MAX, &x), 0);
+    ck_assert(x == 0);
+    const char *bad[] = {"", " 20", "-1", "+1", "0x10", "inf", "nan", "1e30", "20MB", "1e9x", "."};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        x = -9;
+        ck_assert_msg(nr_parse_amount(bad[i], NR_MEMLIM_MAX, &x) == -1, "accepted \"%s\"", bad[i]);
+        ck_assert(x == -9);
+    }
+    ck_assert_int_eq(nr_parse_amount(NULL, NR_MEMLIM_MAX, &x), -1);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("nearest");
@@ -706,6 +742,7 @@ int main(void)
     tcase_add_test(t, unaligned_step_depends_on_its_decision);
     tcase_add_test(t, bad_trails_name_file_and_line);
     tcase_add_test(t, weights_are_two_or_three_plain_integers);
+    tcase_add_test(t, amounts_are_plain_decimal_numbers);
     tcase_add_test(t, assumptions_evaluate_as_promela);
     suite_add_tcase(s, t);
     SRunner *r = srunner_create(s);
