@@ -66,6 +66,10 @@ int cc_graph_edge(cc_graph *g, uint32_t from, uint32_t to, uint32_t event, bool 
  * edge is no move of pan (hand-built graphs).  cc_graph_edge() passes -1, -1. */
 int cc_graph_move(cc_graph *g, uint32_t from, uint32_t to, uint32_t event, bool claim, int pr,
                   int tid);
+/* Takes back the move from -> to when it is from's newest move and from is still
+ * open (a rendezvous send pan undid: its receive could not follow); 1 when it was,
+ * else 0 and nothing changes. */
+int cc_graph_unmove(cc_graph *g, uint32_t from, uint32_t to);
 /* All moves out of s have been added: they are packed into s's block.  Adding moves
  * later still works, by copying the block back (slow).  0, or -1 when out of memory. */
 int cc_graph_close(cc_graph *g, uint32_t s);

@@ -255,6 +255,20 @@ static int pend(cc_graph *g, uint32_t from, uint32_t to, uint32_t ev, uint32_t m
     return 0;
 }
 
+int cc_graph_unmove(cc_graph *g, uint32_t from, uint32_t to)
+{
+    uint32_t head = g->first[from];
+    if (!is_pending(head))
+        return 0;
+    uint32_t k = head & ~PENDING, next = g->pool[k].next;
+    if (g->pool[k].to != to)
+        return 0;
+    g->first[from] = next == CC_NONE ? CC_NONE : next | PENDING;
+    g->pool[k].next = g->pfree;
+    g->pfree = k;
+    return 1;
+}
+
 /* A closed state gets moves again: its block goes back to the pool, in order. */
 static int reopen(cc_graph *g, uint32_t s)
 {

@@ -501,6 +501,22 @@ void smh_dfs_down_claim(long depth, const void *vec, int len, unsigned mode)
     dfs_enter(depth, id, 0, true);
 }
 
+/* The send into the state at depth was no move for pan: the handshake failed, pan
+ * undoes it and is back at depth - 1, where an invalid end state (nothing else could
+ * move) is that state's.  The edge goes (when it is the parent's newest: recorded
+ * there), and the state pan is in is the parent again.  Without this the graph kept a
+ * run ending in the middle of a rendezvous, which SPIN has not, and the invalid end
+ * state was put on the dead mid-rendezvous state (found by the nearest oracle's
+ * channel models, cases/nearest-oracle NEAREST_GEN_RICH). */
+void smh_dfs_rv_failed(long depth)
+{
+    if (!live() || depth <= 0 || (size_t)depth >= dfs.cap)
+        return;
+    cc_graph_unmove(rec.g, dfs.state[depth - 1], dfs.state[depth]);
+    mv.cur = dfs.state[depth - 1];
+    mv.cur_rec = dfs.rec[depth - 1];
+}
+
 uint32_t smh_dfs_node(long depth, bool *fresh)
 {
     *fresh = false;

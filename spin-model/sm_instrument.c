@@ -103,6 +103,9 @@ static const sm_anchor ANCHORS[] = {
     {"Down:", true, NULL, 1, AFTER_LINE, "\tsm_pan_down();\n"},
     /* a move is tried (DFS and BFS) */
     {"_m = do_transit(t, II)", false, NULL, 2, REPLACE, "_m = SM_TRANSIT(t, II)"},
+    /* DFS: a rendezvous send whose receive cannot follow was no move (sm_pan_rv_failed) */
+    {"\t\tif (boq != -1) goto Done;", true, NEW_STATE, 1, REPLACE,
+     "\t\tif (boq != -1) { sm_pan_rv_failed(); goto Done; }"},
     /* every error report of both searches */
     {"dfs_uerror(char *str)", true, NULL, 1, BODY_START, "\tsmh_error(str);\n"},
     /* BFS takes a state from its queue */

@@ -68,6 +68,9 @@ void smh_bfs_group_end(void);
 /* BFS: the never claim's move with transition id tid is tried inside store_state. */
 void smh_claim_try(int tid);
 int smh_claim_tried(int m);
+/* DFS: the state at depth is mid-rendezvous and no receive can take the message:
+ * pan undoes the send (it was no move) and goes back to the state at depth - 1. */
+void smh_dfs_rv_failed(long depth);
 /* pan reports an error (uerror). */
 void smh_error(const char *msg);
 /* pan's own counts (states stored and matched) and whether its search ran to the
@@ -132,6 +135,7 @@ void sm_pan_stored(int r);
 /* Set by sm_pan_stored(): pan must expand the state although h_store() matched it
  * (an atomic sequence that blocked, see sm_glue.c.inc); read by new_state(). */
 extern int sm_pan_reexplore;
+void sm_pan_rv_failed(void);
 void sm_pan_bfs_pop(void);
 void sm_pan_bfs_group_begin(void);
 void sm_pan_bfs_store(void *successor);
