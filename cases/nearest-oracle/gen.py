@@ -19,10 +19,23 @@ and a variable that grows there would cut its graph at the depth limit),
 and such a model is kept only when no finite successful run exists but an
 infinite run avoids every violation (README: then the successful runs are
 lassos), so those are tested on every seed range.
+
+NEAREST_GEN_RICH=1 (off by default; without it every draw, and so every model,
+is the default's): most models also get 1-2 process-local variables per process
+(read and written like the globals, in asserts and end conditions too), one or
+two global channels (`chan q = [k] of { byte }`, k = 0..2; k = 0, a rendezvous,
+only without an `ltl` claim) with sends `q!e`, receives `q?v` (never into a
+bool: pan undoes a receive by putting the variable's truncated value back) and
+`len(q)` guards on buffered ones, and `atomic { s; t [; u] }` sequences whose
+later statements are guards or buffered channel operations, so that they may
+block in the middle and lose atomicity.  Such a model is kept only when SPIN's
+pan.m neither merges statements into one transition nor resets a dead local
+(interp.py models neither: spin_accepts).
 """
 
 import os
 import random
+import re
 import shutil
 import subprocess
 import sys
@@ -32,6 +45,12 @@ from interp import VIOL, Model, PromelaError
 
 MAX_STATES = 1500
 
+# NEAREST_GEN_RICH=1: most models also get process-local variables, global
+# channels (buffered and rendezvous) and atomic sequences (docstring); without
+# it the random draws, and so the models, are exactly those of the default.
+RICH = os.environ.get("NEAREST_GEN_RICH") == "1"
+PAN_M_MERGED = re.compile(r"goto P999; /\* ([1-9][0-9]*) \*/")
+
 
 class Gen:
     def __init__(self, rng, cyclic=False):
@@ -39,6 +58,8 @@ class Gen:
         self.cyclic = cyclic
         self.labels = 0
         self.lines = []
+        self.chans = []  # RICH: [(name, capacity)]
+        self.vtype = {}  # RICH: variable -> type
 
     def label(self, kind):
         self.labels += 1
@@ -69,8 +90,44 @@ class Gen:
             c = "%s && %s %s %s" % (c, self.r.choice(vs), self.r.choice(["<", "=="]), self.val())
         return c
 
-    def simple(self, vs, w):
-        """One basic statement on its own line; w = the writable globals."""
+    def chan_op(self, vs, w, rv=True):
+        """RICH: a send, a receive into a variable, or a guard on a buffered
+        channel's length (rv: rendezvous channels too).  A receive's target is
+        never a bool: pan undoes a receive by putting the variable's value back
+        in the channel, so a message a bool truncates comes back changed (3 ->
+        1) in pan's search, which SPIN's own replay never shows (2026-11-26:
+        pancause's distance counted that changed message)."""
+        q, k = self.r.choice([c for c in self.chans if rv or c[1] > 0])
+        r = self.r.random()
+        targets = [v for v in w if self.vtype.get(v) != "bool"]
+        if r < 0.45 or not targets:
+            return "%s!%s" % (q, self.expr(vs))
+        if r < 0.85 or k == 0:
+            return "%s?%s" % (q, self.r.choice(targets))
+        return "(len(%s) %s %d)" % (q, self.r.choice(["<", ">", "==", "<="]), self.r.randint(0, k))
+
+    def atomic(self, vs, w):
+        """RICH: atomic { s; t [; u] }: s a basic statement, t and u guards or
+        operations on buffered channels (SPIN merges an atomic's statements into
+        one transition where one never blocks; gen.py keeps no model where it
+        merges), so the sequence may block in the middle and lose atomicity."""
+        buffered = [c for c in self.chans if c[1] > 0]
+        first = self.simple(vs, w, rv=False)
+        while first.startswith("d_step"):
+            first = self.simple(vs, w, rv=False)
+        rest = []
+        for _ in range(self.r.randint(1, 2)):
+            if buffered and self.r.random() < 0.5:
+                rest.append(self.chan_op(vs, w, rv=False))
+            else:
+                rest.append("(%s)" % self.cond(vs))
+        return "atomic { %s }" % "; ".join([first] + rest)
+
+    def simple(self, vs, w, rv=True):
+        """One basic statement on its own line; w = the writable variables (rv:
+        a rendezvous operation allowed)."""
+        if RICH and any(rv or c[1] > 0 for c in self.chans) and self.r.random() < 0.25:
+            return self.chan_op(vs, w, rv)
         r = self.r.random()
         v = self.r.choice(w)
         if r < 0.45:
@@ -91,6 +148,8 @@ class Gen:
                 out += self.if_(vs, w, depth, ind)
             elif depth < 1 and r < 0.3:
                 out += self.do_(vs, w, depth, ind)
+            elif RICH and r < 0.4 and self.r.random() < 0.25:
+                out.append(ind + self.atomic(vs, w))
             else:
                 st = self.simple(vs, w)
                 if self.r.random() < self.p_label and not (i == 0 and depth > 0):
@@ -156,19 +215,37 @@ class Gen:
         nproc = r.choice([1, 2, 2, 2, 3, 3])
         lines = decls[:]
         writable = [n for n in names if n != "i"]
+        if RICH:
+            self.vtype = dict(zip(names, types))
+            self.vtype["i"] = "byte"
+        if RICH and r.random() < 0.7:
+            for q in ["q", "w"][:r.choice([1, 1, 2])]:
+                # a rendezvous channel (capacity 0) only without a never claim
+                k = r.randint(0 if hazard != "ltl" else 1, 2)
+                self.chans.append((q, k))
+                lines.append("chan %s = [%d] of { byte };" % (q, k))
         for p in range(nproc):
             lines.append("")
             lines.append("active proctype P%d()" % p)
             lines.append("{")
-            body = self.body(names, writable, r.randint(2, 5), 0, "    ")
+            pv, pw = names, writable
+            if RICH and r.random() < 0.8:
+                mine = ["a", "b"][:r.randint(1, 2)]
+                for v in mine:
+                    t = r.choice(["byte", "byte", "bool", "short"])
+                    init = "" if r.random() < 0.6 else " = %d" % r.randint(0, 1)
+                    lines.append("    %s %s%s;" % (t, v, init))
+                    self.vtype[v] = t
+                pv, pw = names + mine, writable + mine
+            body = self.body(pv, pw, r.randint(2, 5), 0, "    ")
             if hazard == "assert" and (p == nproc - 1 or r.random() < 0.3):
                 k = r.randint(0, len(body))
                 while k < len(body) and body[k].lstrip().startswith(("::", "fi", "od")):
                     k += 1
-                body.insert(k, "    assert(%s)" % self.cond(names))
+                body.insert(k, "    assert(%s)" % self.cond(pv))
             if hazard == "deadlock" and r.random() < 0.7:
                 lab = self.label("end") + ": " if r.random() < 0.3 else ""
-                body.append("    %s(%s)" % (lab, self.cond(names)))
+                body.append("    %s(%s)" % (lab, self.cond(pv)))
             if self.cyclic:
                 body = ["    do", "    :: true ->"] + ["   " + b for b in body] + ["    od"]
             lines += [b + (";" if i < len(body) - 1 and not self._opener(body, i) else "")
@@ -194,7 +271,8 @@ def good(model):
     g = model.graph(limit=MAX_STATES)
     viol = any(model.bad(s) or any(x.target == VIOL for x in st) for s, st in g.items())
     settled = model.settled_states(g)
-    ok = any(not model.bad(s) and (s in settled or model.valid_end(s)) for s in g)
+    ok = any(not model.bad(s) and not model.mid_rendezvous(s) and
+             (s in settled or model.valid_end(s)) for s in g)
     return viol, ok, len(g)
 
 
@@ -221,14 +299,26 @@ def lasso_exists(model, g):
 
 
 def spin_accepts(text):
-    """SPIN's own verdict (it refuses, e.g., a jump into a d_step)."""
+    """SPIN's own verdict (it refuses, e.g., a jump into a d_step).  RICH: also
+    refused when SPIN's pan.m merges statements into one transition (a chain of
+    statements on locals only: its -o3) or resets a dead local to 0 (its data
+    flow optimisation, -o1): interp.py models neither, so such models are not
+    drawn (the C's handling of them is not tested here)."""
     tmp = tempfile.mkdtemp(prefix="nr-gen-")
     try:
         with open(os.path.join(tmp, "model.pml"), "w") as f:
             f.write(text)
         p = subprocess.run(["spin", "-a", "model.pml"], cwd=tmp, capture_output=True, text=True,
                            timeout=60)
-        return p.returncode == 0 and "Error" not in p.stdout + p.stderr
+        ok = p.returncode == 0 and "Error" not in p.stdout + p.stderr
+        if ok and RICH:
+            with open(os.path.join(tmp, "pan.m")) as f:
+                # the processes' sections only: the never claim's moves are merged
+                # too, and are no steps (interp.py checks the ltl formula per state)
+                parts = re.split(r"/\* (PROC|CLAIM) ", f.read())
+            pan_m = "".join(parts[k + 1] for k in range(1, len(parts), 2) if parts[k] == "PROC")
+            ok = "/* dead " not in pan_m and not PAN_M_MERGED.search(pan_m)
+        return ok
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 

@@ -9,15 +9,40 @@ keep: which process moved, from which control location, by which transition,
 and the source line SPIN prints for it.
 
 A state is (locs, vals): one location per process (DEAD once it executed its
--end- step) and one value per global.  A step is a Step record:
-pid, loc (its control location), k (which transition of that location; "die"
-for -end-), line (the line `spin -t -p` prints for it), event (its user label
-or None), target (a state, or VIOL when the step itself violates: a failing
-assert).  The subset and the SPIN semantics are the causality oracle's (see
-its README): statements v = e, v++, v--, guards, assert, skip, if/do with
-else, break, goto, d_step; labels name locations; end* labels make valid end
-locations; one `ltl { [] e }` checked in every state (then invalid end states
-are not checked, as pan does with a never claim).
+-end- step) and one value per variable of Model.vars: the globals, the global
+channels (a channel's value is the tuple of its messages), then each process's
+locals, named as pancause names them, `P0(0):x` (None once the process died:
+the variable no longer exists).  A model with an atomic sequence or a
+rendezvous channel has one more slot at the end of vals, no variable (never in
+Model.kept): which move pan must take next (Model.steps).  A step is a Step
+record: pid, loc (its control location), k (which transition of that
+location; "die" for -end-), line (the line `spin -t -p` prints for it), event
+(its user label or None), target (a state, or VIOL when the step itself
+violates: a failing assert).  The subset and the SPIN semantics are the
+causality oracle's (see its README): statements v = e, v++, v--, guards,
+assert, skip, if/do with else, break, goto, d_step; labels name locations;
+end* labels make valid end locations; one `ltl { [] e }` checked in every
+state (then invalid end states are not checked, as pan does with a never
+claim).  Added here (gen.py's NEAREST_GEN_RICH models): process-local
+variables (declared at the start of a body; a process sees its own locals,
+then the globals), global channels `chan q = [k] of { T }` with one field:
+`q!e` (executable while fewer than k messages), `q?v` (while not empty; takes
+the oldest), `len(q)` in expressions; rendezvous channels (k = 0: the send is a
+step only when another process can receive now, the message then waits in the
+channel and the next step is one of those receives, as pan moves; the send
+and the receive are two steps, as in SPIN's trail), and `atomic { ... }` over
+basic statements (after a step into its inside only that process moves while
+it can; where it blocks any process may, and it holds atomicity again when it
+moves on inside).  Not modelled (gen.py draws no such model): SPIN's statement
+merging (-o3) and dead-variable resets (-o1), a never claim with a rendezvous,
+a rendezvous inside an atomic, `else` beside a rendezvous operation.  Checked
+against stock pan's "states, stored" (SAFETY, NOREDUCE, -A -E, asserts made
+to pass here) on the 27 models without ltl of rich seeds 1-30 (2026-11-26):
+equal on 26, counting the states without a pending move (pan stores no state
+inside an atomic sequence or in the middle of a rendezvous); on the other
+(seed 15) pan hides a global that only its own assignments read, which this
+graph keeps (its states then count twice; a value SPIN hides is no variable
+for the distance: reference.py reads pan.h).
 """
 
 import os
@@ -28,6 +53,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from promela import Parser, PromelaError, eval_expr, store  # noqa: E402
 
 RESERVED = ("end", "progress", "accept")
+SEND_READS_CHAN = True  # a send's text names its channel: slice_ref.py's R10
 DEAD = -1
 VIOL = "VIOL"
 
@@ -42,6 +68,7 @@ class Automaton:
     def __init__(self, name, body):
         self.name = name
         self.trans, self.labels, self.gotos = [], [], {}
+        self.inner = set()  # locations inside an atomic sequence (after its first statement)
         entry = self._new()
         self.END = self._new()
         self._seq(body, entry, self.END, None)
@@ -115,6 +142,19 @@ class Automaton:
                 self.trans[src].append((k, st["e"], dst, (st["line"],)))
             elif k == "assign":
                 self.trans[src].append(("assign", (st["v"], st["e"]), dst, (st["line"],)))
+            elif k == "send":
+                self.trans[src].append(("send", (st["ch"], st["e"]), dst, (st["line"],)))
+            elif k == "recv":
+                self.trans[src].append(("recv", (st["ch"], st["v"]), dst, (st["line"],)))
+            elif k == "atomic":
+                for inner in st["body"]:
+                    if inner["k"] not in ("expr", "assign", "send", "recv", "assert") or \
+                            inner["labels"]:
+                        raise PromelaError("line %d: only unlabelled basic statements inside "
+                                           "atomic" % inner["line"])
+                first = len(self.trans)
+                self._seq(st["body"], src, dst, brk)
+                self.inner |= set(range(first, len(self.trans)))
             elif k == "dstep":
                 lines = (st["line"], st["body"][0]["line"])
                 self.trans[src].append(("dstep", st["body"], dst, lines))
@@ -130,7 +170,7 @@ class Automaton:
 
 
 def expr_vars(e):
-    if e[0] == "var":
+    if e[0] in ("var", "len"):  # len(q) reads the channel q
         return {e[1]}
     if e[0] == "num":
         return set()
@@ -141,79 +181,240 @@ def expr_vars(e):
 
 
 class Model:
+    """The state graph.  self.vars are the variables of a state, in pan's sense
+    (README "Variables"), in order: the globals, then the global channels, then
+    each process's locals, named as pancause names them, `P0(0):x`; self.gvars
+    the globals alone (what an ltl formula or --assume may name).  A process's
+    statements see the globals, the channels and its own locals (scopes[pid]:
+    name -> index in vars).  A local's value is None once its process died (the
+    variable no longer exists; README: a variable that exists in one state and
+    not in the other differs).  A channel's value is the tuple of its messages."""
+
     def __init__(self, text):
         spec = Parser(text).spec()
-        self.vars = [v[0] for v in spec["vars"]]
+        self.gvars = [v[0] for v in spec["vars"]]
+        self.vars = list(self.gvars)
         self.types = {v[0]: v[1] for v in spec["vars"]}
-        self.init_vals = tuple(store(v[1], v[2]) for v in spec["vars"])
+        inits = [store(v[1], v[2]) for v in spec["vars"]]
+        self.chans = {}  # name -> (capacity, field type)
+        for name, cap, ty in spec.get("chans", []):
+            if name in self.types:
+                raise PromelaError("channel %s: name used twice" % name)
+            self.chans[name] = (cap, ty)
+            self.vars.append(name)
+            self.types[name] = "chan"
+            inits.append(())
+        gscope = {v: j for j, v in enumerate(self.vars)}
+        self.scopes, self.local_slots = [], []
+        for pid, p in enumerate(spec["procs"]):
+            scope, mine = dict(gscope), []
+            for name, ty, init in p.get("locals", []):
+                if name in scope:
+                    raise PromelaError("%s: local %s hides a global or repeats" % (p["name"], name))
+                slot = "%s(%d):%s" % (p["name"], pid, name)
+                scope[name] = len(self.vars)
+                mine.append(len(self.vars))
+                self.vars.append(slot)
+                self.types[slot] = ty
+                inits.append(store(ty, init))
+            self.scopes.append(scope)
+            self.local_slots.append(tuple(mine))
         self.procs = [Automaton(p["name"], p["body"]) for p in spec["procs"]]
+        # with an atomic sequence or a rendezvous channel, vals ends with one more
+        # slot, no variable (never in kept, no name in a scope): the move pan must
+        # take next, None (any), ("a", pid) (pid holds atomicity) or ("rv", j,
+        # sender) (the receive of the rendezvous offered on channel vars[j])
+        self.token = any(p.inner for p in self.procs) or \
+            any(cap == 0 for cap, _ in self.chans.values())
+        if self.token:
+            inits.append(None)
+        self.init_vals = tuple(inits)
         self.ltl = spec["ltl"]
         self.init = (tuple(0 for _ in self.procs), self.init_vals)
-        # SPIN keeps only variables something reads (the others are "hidden")
+        # SPIN keeps only the globals something reads (the others are "hidden"); it
+        # keeps every local and channel
         read = set(expr_vars(self.ltl)) if self.ltl is not None else set()
-        for p in self.procs:
+        for pid, p in enumerate(self.procs):
             for trs in p.trans:
                 for kind, pay, _, _ in trs:
-                    if kind in ("expr", "assert"):
-                        read |= expr_vars(pay)
-                    elif kind == "assign":
-                        read |= expr_vars(pay[1])
-                    elif kind == "dstep":
-                        for st in pay:
-                            read |= expr_vars(st["e"])
-        self.kept = [i for i, v in enumerate(self.vars) if v in read]
+                    read |= {self.vars[j] for j in self.trans_reads(pid, kind, pay)}
+        nglob = len(self.gvars)
+        self.kept = [i for i, v in enumerate(self.vars) if i >= nglob or v in read]
 
-    def env(self, vals):
-        return dict(zip(self.vars, vals))
+    def resolve(self, pid, names):
+        """The indices in vars of the identifiers names, in process pid's scope."""
+        sc = self.scopes[pid]
+        return {sc[n] for n in names if n in sc}
+
+    def trans_reads(self, pid, kind, pay, dstep_targets=False):
+        """The variables (indices) a transition's statement text reads: an
+        assignment not its target, a send its expression (and, as a channel
+        operation, not its channel), a receive nothing; a d_step its guards'
+        and right-hand sides' identifiers, and its targets too with
+        dstep_targets."""
+        names = set()
+        if kind in ("expr", "assert"):
+            names = expr_vars(pay)
+        elif kind == "assign":
+            names = expr_vars(pay[1])
+        elif kind == "send":
+            names = expr_vars(pay[1]) | ({pay[0]} if SEND_READS_CHAN else set())
+        elif kind == "recv":
+            names = {pay[0]}
+        elif kind == "dstep":
+            for st in pay:
+                names |= expr_vars(st["e"])
+                if dstep_targets and st["k"] == "assign":
+                    names.add(st["v"])
+        return self.resolve(pid, names)
+
+    def env(self, vals, pid=None):
+        """Names -> values as process pid sees them (pid None: the globals)."""
+        if pid is None:
+            return dict(zip(self.gvars, vals))
+        return {v: vals[j] for v, j in self.scopes[pid].items()}
+
+    def nvars(self, s):
+        """|V(s)|: the kept variables that exist in s."""
+        return sum(1 for i in self.kept if s[1][i] is not None)
 
     def steps(self, s):
-        """Every step from s, in a fixed order."""
+        """Every step from s, in a fixed order.  SPIN's atomic: after a step of
+        pid into an atomic sequence's inside, only pid moves while it can (when
+        it blocks there, any process may: atomicity is lost until pid moves
+        again).  A rendezvous (capacity 0): the send is a step (the message waits
+        in the channel) only when another process can receive it now, and then
+        the next step is one of those receives (README: a rendezvous handshake is
+        one step per statement, as pan moves)."""
+        tok = s[1][-1] if self.token else None
+        if tok is not None and tok[0] == "a":
+            own = self._steps(s, only=tok[1])
+            if own:
+                return [self._norm(x) for x in own]
+        out = self._steps(s, rv=tok if tok is not None and tok[0] == "rv" else None)
+        return [self._norm(x) for x in out] if self.token else out
+
+    def _norm(self, x):
+        """A step into an atomic sequence's inside where its process then blocks
+        holds no atomicity (pan breaks it there and stores the state as any
+        other): its token is None, so that state is the one reached otherwise."""
+        t = x.target
+        if t != VIOL and t[1][-1] is not None and t[1][-1][0] == "a" and \
+                not self._steps(t, only=t[1][-1][1]):
+            return x._replace(target=(t[0], t[1][:-1] + (None,)))
+        return x
+
+    def _steps(self, s, only=None, rv=None):
         locs, vals = s
-        env = self.env(vals)
         out = []
         for pid, p in enumerate(self.procs):
             loc = locs[pid]
-            if loc == DEAD:
+            if loc == DEAD or (only is not None and pid != only):
                 continue
             if loc == p.END:
-                if all(x == DEAD for x in locs[pid + 1:]):
+                if rv is None and all(x == DEAD for x in locs[pid + 1:]):
                     nl = locs[:pid] + (DEAD,) + locs[pid + 1:]
-                    out.append(Step(pid, loc, "die", None, None, (nl, vals)))
+                    nv = list(vals)
+                    for j in self.local_slots[pid]:
+                        nv[j] = None  # its locals leave the state vector
+                    out.append(Step(pid, loc, "die", None, None, (nl, self._tok(nv, None))))
                 continue
+            env = self.env(vals, pid)
+            scope = self.scopes[pid]
             ev = p.event(loc)
             trs = p.trans[loc]
-            other = any(self._enabled(kind, pay, env) for kind, pay, _, _ in trs if kind != "else")
+            if rv is not None:  # only the receives of the offered message
+                for k, (kind, pay, dst, lines) in enumerate(trs):
+                    if kind == "recv" and scope[pay[0]] == rv[1] and pid != rv[2]:
+                        nl = locs[:pid] + (dst,) + locs[pid + 1:]
+                        out.append(Step(pid, loc, k, lines, ev, self._recv(s, pid, pay, nl)))
+                continue
+            other = any(self._enabled(kind, pay, env, s, pid)
+                        for kind, pay, _, _ in trs if kind != "else")
             for k, (kind, pay, dst, lines) in enumerate(trs):
                 nl = locs[:pid] + (dst,) + locs[pid + 1:]
+                nxt = ("a", pid) if dst in p.inner else None
                 if kind == "else":
                     if not other:
-                        out.append(Step(pid, loc, k, lines, ev, (nl, vals)))
-                elif not self._enabled(kind, pay, env):
+                        out.append(Step(pid, loc, k, lines, ev, (nl, self._tok(vals, nxt))))
+                elif not self._enabled(kind, pay, env, s, pid):
                     continue
                 elif kind == "expr":
-                    out.append(Step(pid, loc, k, lines, ev, (nl, vals)))
+                    out.append(Step(pid, loc, k, lines, ev, (nl, self._tok(vals, nxt))))
                 elif kind == "assert":
-                    tgt = (nl, vals) if eval_expr(pay, env) else VIOL
+                    tgt = (nl, self._tok(vals, nxt)) if eval_expr(pay, env) else VIOL
                     out.append(Step(pid, loc, k, lines, ev, tgt))
                 elif kind == "assign":
                     var, e = pay
-                    j = self.vars.index(var)
-                    nv = vals[:j] + (store(self.types[var], eval_expr(e, env)),) + vals[j + 1:]
-                    out.append(Step(pid, loc, k, lines, ev, (nl, nv)))
+                    if var not in scope:
+                        raise PromelaError("unknown variable %s" % var)
+                    j = scope[var]
+                    nv = list(vals)
+                    nv[j] = store(self.types[self.vars[j]], eval_expr(e, env))
+                    out.append(Step(pid, loc, k, lines, ev, (nl, self._tok(nv, nxt))))
+                elif kind == "send":
+                    ch, e = pay
+                    j = scope[ch]
+                    nv = list(vals)
+                    nv[j] = vals[j] + (store(self.chans[ch][1], eval_expr(e, env)),)
+                    if self.chans[ch][0] == 0:
+                        nxt = ("rv", j, pid)
+                    out.append(Step(pid, loc, k, lines, ev, (nl, self._tok(nv, nxt))))
+                elif kind == "recv":
+                    out.append(Step(pid, loc, k, lines, ev, self._recv(s, pid, pay, nl)))
                 elif kind == "dstep":
-                    out.append(Step(pid, loc, k, lines, ev, self._dstep(pay, env, nl)))
+                    t = self._dstep(pid, pay, env, nl, vals)
+                    out.append(Step(pid, loc, k, lines, ev,
+                                    t if t == VIOL else (t[0], self._tok(t[1], nxt))))
         return out
 
-    @staticmethod
-    def _enabled(kind, pay, env):
+    def mid_rendezvous(self, s):
+        """Whether s is between a rendezvous' send and its receive: no run ends
+        there (pan never stops there; reference.py: good_end)."""
+        return self.token and s[1][-1] is not None and s[1][-1][0] == "rv"
+
+    def _tok(self, vals, tok):
+        if not self.token:
+            return tuple(vals)
+        return tuple(vals[:-1]) + (tok,)
+
+    def _recv(self, s, pid, pay, nl):
+        ch, var = pay
+        scope = self.scopes[pid]
+        j, jv = scope[ch], scope[var]
+        nv = list(s[1])
+        msg = nv[j][0]
+        nv[j] = nv[j][1:]
+        nv[jv] = store(self.types[self.vars[jv]], msg)
+        nxt = ("a", pid) if nl[pid] in self.procs[pid].inner else None
+        return (nl, self._tok(nv, nxt))
+
+    def _enabled(self, kind, pay, env, s=None, pid=None):
         if kind == "expr":
             return bool(eval_expr(pay, env))
         if kind == "dstep":
             first = pay[0]
             return first["k"] != "expr" or bool(eval_expr(first["e"], env))
+        if kind == "send":
+            cap = self.chans[pay[0]][0]
+            if cap == 0:  # a rendezvous: some other process can receive it now
+                return any(self._can_receive(s, r, pay[0]) for r in range(len(self.procs))
+                           if r != pid)
+            return len(env[pay[0]]) < cap
+        if kind == "recv":
+            # a rendezvous receive moves only as the second half of a handshake
+            return self.chans[pay[0]][0] > 0 and len(env[pay[0]]) > 0
         return kind in ("assign", "assert")
 
-    def _dstep(self, body, env, nl):
+    def _can_receive(self, s, r, ch):
+        loc = s[0][r]
+        p = self.procs[r]
+        if loc == DEAD or loc == p.END:
+            return False
+        j = self.scopes[r].get(ch)
+        return any(kind == "recv" and self.scopes[r][pay[0]] == j for kind, pay, _, _ in p.trans[loc])
+
+    def _dstep(self, pid, body, env, nl, vals):
         e2 = dict(env)
         for k, st in enumerate(body):
             if st["k"] == "expr":
@@ -223,8 +424,12 @@ class Model:
                 if not eval_expr(st["e"], e2):
                     return VIOL
             else:
-                e2[st["v"]] = store(self.types[st["v"]], eval_expr(st["e"], e2))
-        return (nl, tuple(e2[v] for v in self.vars))
+                j = self.scopes[pid][st["v"]]
+                e2[st["v"]] = store(self.types[self.vars[j]], eval_expr(st["e"], e2))
+        nv = list(vals)
+        for v, j in self.scopes[pid].items():
+            nv[j] = e2[v]
+        return (nl, tuple(nv))
 
     def bad(self, s):
         """The state itself is a violation: the ltl invariant is false there

@@ -13,6 +13,15 @@ execution: definitions"), written from the definitions without reading the C.
 
 The counterexample a is the trail's run: `spin -t -p` replays it and the
 interpreter (interp.py) follows it, step by step, by process and source line.
+The variables of a state are interp.py's (README "Variables"): the globals SPIN
+keeps, the channels (contents), and the locals of the processes alive there (a
+dead process's locals do not exist: they differ from existing ones and not
+from each other); Wc's default counts the most variables of a state of a.
+The model subset is interp.py's, with NEAREST_GEN_RICH's locals, channels,
+rendezvous and atomic sequences; SPIN is the semantics (a rendezvous send no
+process can receive is no step, as in SPIN's trail), and a finite b does not end
+between a rendezvous' send and its receive (good_end; it may end inside an atomic
+sequence, as pancause's b does).
 Successful runs b are enumerated by length from the initial state (never a
 violating step, never a bad state), and for each prefix of b the textbook
 alignment DP row (cost of aligning a[0..i) with the prefix, for every i) is
@@ -48,7 +57,8 @@ expressions are parsed and evaluated by the causality oracle's Promela code, not
 the C's.  pancause's b is checked state by state against them.
 
     reference.py MODEL.pml --random-assume SEED
-        prints an assumption over MODEL's globals (those SPIN keeps), for batch.py:
+        prints an assumption over MODEL's globals (those SPIN keeps; no local or
+        channel), for batch.py:
         a value a global takes somewhere excluded, or a bound on it, or two such
         joined by || or &&; the initial state always satisfies it.  An empty line
         for a model with no finite successful run (random_assume says why).
@@ -274,6 +284,10 @@ def b_bad(model, s):
 
 
 def good_end(model, settled, s):
+    if model.mid_rendezvous(s):
+        # between a rendezvous' send and its receive no run ends: the handshake is
+        # one SPIN event; pan never stops there (pancause agrees: rich seed 351)
+        return False
     if RUN_TO_END:
         return model.valid_end(s)
     return s in settled or model.valid_end(s)
@@ -409,7 +423,8 @@ def random_assume(model_path, seed):
     with open(model_path) as f:
         model = Model(f.read())
     hidden = hidden_vars(model_path)
-    kept = [i for i, v in enumerate(model.vars) if v not in hidden]
+    # globals only (an --assume names globals here; locals and channels are left out)
+    kept = [i for i, v in enumerate(model.gvars) if v not in hidden]
     g = model.graph()
     if not finite_exists(model, g):
         return None
@@ -442,7 +457,8 @@ def random_assume(model_path, seed):
 
 def weights(arg, model, a_states, a_final):
     allstates = list(a_states) + ([a_final] if a_final is not None else [])
-    wc = len(model.kept) + 2 if allstates else 2
+    # the largest |V(s)| over a's states: a dead process's locals are no variables
+    wc = max(model.nvars(s) for s in allstates) + 2 if allstates else 2
     if arg is None:
         return (1, 1, wc)
     w = [int(x) for x in arg.split(",")]

@@ -21,8 +21,16 @@ the same two different values in the states before the steps, and a value
 "when a ends" (a's last state against b's when a ends) for each variable a seed
 reads there.  The slice is everything the seeds depend on (Slicer.seeds,
 Slicer.deps: one comment per rule), walked to a fixed point.  A step writes
-the variables whose value it changes; a statement reads the identifiers of its
-text, resolved to the kept globals (gen.py's models have no locals).
+the variables whose value it changes (a send its channel, a receive its channel
+and its variable); a statement reads the identifiers of its text, resolved in
+its process's scope (its locals, then the globals and channels) and kept by
+SPIN: `len(q)` reads q, and R10 says what a send and a receive read.  Values
+are compared as pancause's JSON writes them (show): a channel's messages each
+in brackets (`[2] [1]`, `empty`), a dead process's local `absent`.  An atomic
+sequence's statements are steps like any other (README: one step per statement,
+as pan moves), and a rendezvous is two: the send writes the channel (pan keeps
+the message there until the receive), the receive empties it and writes its
+variable.
 
 Readings where the README leaves a choice, or says less than pancause does;
 each agreed with pancause on all 569 generated models with an answer of gen.py
@@ -53,6 +61,18 @@ seeds 1-700, and the seed in brackets is one that rules out the other reading:
      IF/DO pseudo-transitions: 36, 116).
  R9  The text fallback ("a pair whose text names none of the changed variables
      seeds every difference there") applies to a's violating assert.
+ Channels (NEAREST_GEN_RICH models, 2026-11-26; each model named is a few lines
+ quoted here, written by hand to tell the two readings apart):
+ R10 A send `q!e` reads q and e (its text; without q: s.pml, `q!1; q!2; x = 1`
+     against `assert(x == 0)`, pancause's slice has the first send); a receive
+     `q?v` reads q, not v (r.pml: `y = 3` before `q?y` is not in the slice).
+ R11 A send or receive is a decision (README: a statement that may block) also
+     when it is reached as the write of a value a decision taken alike read: it
+     then goes on as a decision taken alike, to the writes of what it reads,
+     where the README's "a write reached so goes no further" would stop (h.pml,
+     `y = 1; q!y; (len(q) > 0); x = 1`: pancause's slice has `y = 1`; rich seed
+     17).  The README says nothing of writes that are decisions; this follows
+     pancause.
 
 Written before the C agreed: its first runs found four defects in pancause's
 slice, fixed on 2026-11-26 (README "The Δ-slice"): a never claim's violating move
@@ -105,27 +125,21 @@ class Slicer:
         return None if x.k == "die" else self.m.procs[x.pid].trans[x.loc][x.k]
 
     def reads(self, x):
-        """The kept variables a step's statement reads (R2)."""
+        """The kept variables a step's statement reads (R2), identifiers resolved
+        in its process's scope (its locals, then the globals and channels)."""
         t = self.trans(x)
-        out = set()
         if t is None:
-            return out
-        kind, pay = t[0], t[1]
-        if kind in ("expr", "assert"):
-            out = expr_vars(pay)
-        elif kind == "assign":
-            out = expr_vars(pay[1])
-        elif kind == "dstep":
-            for st in pay:
-                out |= expr_vars(st["e"]) | ({st["v"]} if st["k"] == "assign" else set())
-        return out & set(self.kept)
+            return set()
+        return {self.m.vars[j] for j in self.m.trans_reads(x.pid, t[0], t[1], True)} & \
+            set(self.kept)
 
     def decision(self, x):
         """An option, or a statement that may block (R3)."""
         t = self.trans(x)
         if t is None:
             return False
-        return len(self.m.procs[x.pid].trans[x.loc]) > 1 or t[0] in ("expr", "else")
+        return len(self.m.procs[x.pid].trans[x.loc]) > 1 or \
+            t[0] in ("expr", "else", "send", "recv")
 
     def val(self, s, v):
         return s[1][self.idx[v]]
@@ -305,8 +319,9 @@ class Slicer:
             return out + ([] if k is None else [self.as_node(k, "dec")])
         i = self.rows[x][1]
         rd = self.reads(self.a.steps[i])
-        if kind == "wr":
-            # a write reached from a decision: no further than the value Δs of its reads
+        if kind == "wr" and self.trans(self.a.steps[i])[0] not in ("send", "recv"):
+            # a write reached from a decision: no further than the value Δs of its reads;
+            # a send or receive is a decision itself (it may block) and goes on as one (R11)
             return self.values_at(x, rd)
         # a decision taken alike: the writes in a of the values its condition read
         # (as steps taken alike unless Δs), and the value Δs of its reads there (R6)
@@ -380,6 +395,15 @@ class Slicer:
         return dl, steps, sorted(lines)
 
 
+def show(v):
+    """A value as pancause's JSON writes it: a channel's messages each in
+    brackets, space-separated (an empty channel: "empty"); a variable that does not
+    exist (its process died): "absent"."""
+    if isinstance(v, tuple):
+        return " ".join("[%s]" % m for m in v) if v else "empty"
+    return "absent" if v is None else str(v)
+
+
 def key(d):
     """A Δ's identity across the two lists."""
     return (d["kind"], d.get("step_a"), d.get("step_b"), d.get("variable"),
@@ -400,7 +424,7 @@ def compare(sl, c):
         if d["kind"] == "value":
             if d["steps"] != cd["steps"]:
                 errors.append("Δ %s lasts %d pairs, pancause %d" % (k, d["steps"], cd["steps"]))
-            if (str(d["value_a"]), str(d["value_b"])) != (cd["value_a"], cd["value_b"]):
+            if (show(d["value_a"]), show(d["value_b"])) != (cd["value_a"], cd["value_b"]):
                 errors.append("Δ %s: values %s|%s, pancause %s|%s" % (
                     k, d["value_a"], d["value_b"], cd["value_a"], cd["value_b"]))
         if sl.line_of(d) != cd["line"]:

@@ -27,6 +27,13 @@ The subset
   ``progress*`` and ``accept*`` labels are not events;
 * ``ltl NAME { [] e }`` (a safety invariant; ``[] !(p)`` is the usual form).
 
+Parsed only, for the nearest oracle (cases/nearest-oracle/interp.py gives them
+their semantics; this file's Model refuses them as unknown statements, and the
+causality oracle's generator never writes them): global ``chan q = [k] of
+{ type }`` (spec["chans"]: (name, k, type)), ``q!e``, ``q?v``, ``len(q)`` in
+expressions (evaluated on a channel whose value is the tuple of its messages),
+and ``atomic { ... }``.
+
 SPIN semantics modelled here (checked against stock pan by crosscheck.py):
 * one step = one basic statement of one process (interleaving);
 * the options of ``if``/``do`` all start at the location of the compound;
@@ -66,7 +73,7 @@ _TOKEN_RE = re.compile(
     (?P<ws>\s+|/\*.*?\*/|//[^\n]*)
   | (?P<num>\d+)
   | (?P<id>[A-Za-z_][A-Za-z_0-9]*)
-  | (?P<op>::|->|==|!=|<=|>=|&&|\|\||\+\+|--|\[\]|[;:(){}=<>+\-*/%!,\[\]])
+  | (?P<op>::|->|==|!=|<=|>=|&&|\|\||\+\+|--|\[\]|[;:(){}=<>+\-*/%!,\[\]?])
     """,
     re.S | re.X,
 )
@@ -168,6 +175,13 @@ class Parser:
         t = self.next()
         if t[0] == "num":
             return ("num", t[1])
+        if t[0] == "id" and t[1] == "len" and self.is_op("("):
+            # len(q): the number of messages in channel q (the nearest oracle's
+            # channels; the causality oracle's models have none)
+            self.next()
+            ch = self.expect_id()
+            self.expect_op(")")
+            return ("len", ch)
         if t[0] == "id":
             if t[1] == "true":
                 return ("num", 1)
@@ -252,6 +266,23 @@ class Parser:
                 e = self.expr()
                 self.expect_op(")")
                 return {"k": "assert", "e": e}
+            if w == "atomic" and self.is_op("{", 1):
+                # atomic { ... } (the nearest oracle's; not in the causality subset)
+                self.next()
+                self.next()
+                body = self.sequence(["}"])
+                self.expect_op("}")
+                return {"k": "atomic", "body": body}
+            if self.is_op("!", 1) and not self.is_op("=", 2):
+                # q!e: send on a channel (the nearest oracle's)
+                self.next()
+                self.next()
+                return {"k": "send", "ch": w, "e": self.expr()}
+            if self.is_op("?", 1):
+                # q?v: receive from a channel into a variable (the nearest oracle's)
+                self.next()
+                self.next()
+                return {"k": "recv", "ch": w, "v": self.expect_id()}
             if self.is_op("=", 1):
                 self.next()
                 self.next()
@@ -281,11 +312,30 @@ class Parser:
         return out
 
     def spec(self):
-        model = {"vars": [], "procs": [], "ltl": None}
+        model = {"vars": [], "procs": [], "ltl": None, "chans": []}
         while self.peek()[0] != "eof":
             t = self.peek()
             if t[0] == "id" and t[1] in TYPES:
                 model["vars"] += self.declaration()
+            elif t[0] == "id" and t[1] == "chan":
+                # chan q = [k] of { type }: a global channel with one field (the
+                # nearest oracle's; the causality oracle's models have none)
+                self.next()
+                name = self.expect_id()
+                self.expect_op("=")
+                self.expect_op("[")
+                t2 = self.next()
+                if t2[0] != "num":
+                    raise PromelaError("line %d: channel capacity must be a number" % t2[2])
+                self.expect_op("]")
+                self.expect_id("of")
+                self.expect_op("{")
+                ty = self.expect_id()
+                if ty not in TYPES:
+                    raise PromelaError("line %d: channel field type %s" % (t2[2], ty))
+                self.expect_op("}")
+                self.expect_op(";")
+                model["chans"].append((name, t2[1], ty))
             elif t[0] == "id" and t[1] == "active":
                 self.next()
                 self.expect_id("proctype")
@@ -329,6 +379,10 @@ def eval_expr(e, env):
         if e[1] not in env:
             raise PromelaError("unknown variable %s" % e[1])
         return env[e[1]]
+    if k == "len":  # a channel's value is the tuple of its messages
+        if e[1] not in env or not isinstance(env[e[1]], tuple):
+            raise PromelaError("len of %s, which is no channel" % e[1])
+        return len(env[e[1]])
     if k == "!":
         return 0 if eval_expr(e[1], env) else 1
     if k == "neg":
