@@ -19,7 +19,7 @@
 # (default 200) for the nearest oracle (seed ORACLE_SEED); POR_ORACLE_MODELS (default
 # 30) models with process-local variables for the partial order reduction oracle
 # (seeds ORACLE_SEED + 5000 ..); FUZZ_TIME
-# (default 30) seconds per fuzzer.
+# (default 20) seconds per fuzzer.
 set -u
 cd "$(dirname "$0")"
 ROOT=$(pwd)
@@ -99,7 +99,7 @@ suite "nearest end to end: stock and witness trails, the thesis' examples, bad i
 suite "nearest HTML in headless Chromium" bash nearest/tests/e2e_html.sh
 suite "nearest oracle: ${NEAREST_MODELS:-200} random models, exact distance, b replayed" \
     cases/nearest-oracle/run.sh "${NEAREST_MODELS:-200}" "${ORACLE_SEED:-1}"
-suite "fuzzers: ${FUZZ_TIME:-30} s each, no crash, leak or timeout" fuzz/smoke.sh "${FUZZ_TIME:-30}"
+suite "fuzzers: ${FUZZ_TIME:-20} s each, no crash, leak or timeout" fuzz/smoke.sh "${FUZZ_TIME:-20}"
 
 echo
 [ $failed -eq 0 ] || echo "failed suites: ${failures[*]}"
