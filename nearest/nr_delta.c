@@ -502,8 +502,9 @@ static void seed_step(walk *w, size_t e)
 }
 
 /* What process pid, waiting at control state pc of proctype pt, reads: the statements
- * pan.t declares there and, behind an IF/DO pseudo-transition, its options' first
- * statements (nested if/do followed alike, 8 deep at most).  Before 2026-11-26 the
+ * pan.t declares there and, behind an IF/DO/ATOMIC pseudo-transition, its options' (or
+ * the atomic sequence's) first statements (nested ones followed alike, 8 deep at most;
+ * ATOMIC since the rich nearest oracle's seeds 316 and 437).  Before 2026-11-26 the
  * pseudo-transitions' text ("IF", naming nothing) was all that was read, so the
  * guards of a waiting if/do counted only where SPIN had declared them at the state
  * itself (slice_ref.py's seeds 36, 116 against 308). */
@@ -513,7 +514,7 @@ static void waiting_reads(walk *w, int pid, int pt, int pc, uint32_t **r, size_t
         const nr_trans *x = &w->m->trans[t];
         if (x->proctype != pt || x->state != pc)
             continue;
-        if (strcmp(x->text, "IF") && strcmp(x->text, "DO"))
+        if (strcmp(x->text, "IF") && strcmp(x->text, "DO") && strcmp(x->text, "ATOMIC"))
             add_reads(w, r, nr, pid, pt, x->tid);
         else if (x->target > 0 && x->target != pc && depth < 8)
             waiting_reads(w, pid, pt, x->target, r, nr, depth + 1);
@@ -606,10 +607,12 @@ static void seeds(walk *w, const cc_graph *g)
         if (nr_location(w->m, sa, pid, &pt, &pc))
             waiting_reads(w, pid, pt, pc, &r, &nr, 0);
     }
-    /* nothing seeded yet and the waiting statements' reads unknown (an if/do's
-     * options sit behind pan's IF/DO pseudo-transitions, whose text names nothing):
-     * every difference at a's end is a candidate, as at a merged statement */
-    bool none = !claim_move;
+    /* nothing seeded yet and the waiting statements' reads unknown (no statement
+     * text naming a variable): every difference at a's end is a candidate, as at a
+     * merged statement.  Only then: with reads known, the fallback also took every
+     * other difference whenever the reads were the only seeds (the rich nearest
+     * oracle's seeds 325 and 471: x beside the waited-on z) */
+    bool none = !claim_move && nr == 0;
     for (size_t k = 0; k < w->d->n && none; k++)
         none = !w->d->d[k].in_slice;
     diff_list(w, sa, sb);
