@@ -18,8 +18,9 @@
 # TEMPORAL_ORACLE_SEED (default 1) for the temporal-cause oracle; NEAREST_MODELS
 # (default 200) for the nearest oracle (seed ORACLE_SEED); POR_ORACLE_MODELS (default
 # 30) models with process-local variables for the partial order reduction oracle
-# (seeds ORACLE_SEED + 5000 ..); FUZZ_TIME
-# (default 20) seconds per fuzzer.
+# (seeds ORACLE_SEED + 5000 ..); NEAREST_RICH_MODELS (default 60) nearest-oracle
+# models with locals, channels, rendezvous and atomic sequences, DFS builds (seeds
+# ORACLE_SEED + 7000 ..); FUZZ_TIME (default 20) seconds per fuzzer.
 set -u
 cd "$(dirname "$0")"
 ROOT=$(pwd)
@@ -99,6 +100,9 @@ suite "nearest end to end: stock and witness trails, the thesis' examples, bad i
 suite "nearest HTML in headless Chromium" bash nearest/tests/e2e_html.sh
 suite "nearest oracle: ${NEAREST_MODELS:-200} random models, exact distance, b replayed" \
     cases/nearest-oracle/run.sh "${NEAREST_MODELS:-200}" "${ORACLE_SEED:-1}"
+suite "nearest oracle: ${NEAREST_RICH_MODELS:-60} models with locals, channels, rendezvous, atomic (DFS)" \
+    env NEAREST_GEN_RICH=1 NEAREST_BFS=0 cases/nearest-oracle/run.sh "${NEAREST_RICH_MODELS:-60}" \
+    "$((${ORACLE_SEED:-1} + 7000))"
 suite "fuzzers: ${FUZZ_TIME:-20} s each, no crash, leak or timeout" fuzz/smoke.sh "${FUZZ_TIME:-20}"
 
 echo

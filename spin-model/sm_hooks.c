@@ -105,8 +105,9 @@ static struct {
     size_t key_cap;
     char *hazard; /* the first violation pan reported (fault tree, HTML) */
     bool truncated, oom, stopped;
-    bool begun; /* smh_begin ran: pan entered its first state */
-    bool fold;  /* DFS folds the system's turn after a claim move (dfs_fold) */
+    bool mode_lost; /* BFS matched a state stored in another mode: a node without moves */
+    bool begun;     /* smh_begin ran: pan entered its first state */
+    bool fold;      /* DFS folds the system's turn after a claim move (dfs_fold) */
     double states, transitions;
 } rec;
 
@@ -656,6 +657,24 @@ void smh_bfs_store(const void *vec, int len, unsigned mode)
     smh_bfs_store_id(intern(vec, len, mode));
 }
 
+/* BFS: pan matched the stored state (h_store found it) in a search mode its entry
+ * does not name (stored inside an atomic sequence, reached again outside it, or the
+ * reverse).  pan will not expand it again; when the state is new to the recorder in
+ * this mode, its node keeps no moves although the state has some, so the result is
+ * incomplete (rich nearest oracle's seeds 51, 103, 303: the DFS build re-expands such
+ * a state, sm_glue.c.inc's sm_pan_atomic_break). */
+void smh_bfs_store_seen(const void *vec, int len, unsigned mode)
+{
+    if (!live() || !bfs.in_group)
+        return;
+    bool fresh;
+    size_t n = intern_key(vec, len, mode);
+    uint32_t id = n ? cc_graph_state(rec.g, rec.key, n, &fresh) : CC_OOM;
+    if (id != CC_OOM && fresh)
+        rec.mode_lost = true;
+    smh_bfs_store_id(id);
+}
+
 void smh_bfs_store_id(uint32_t id)
 {
     if (!live() || !bfs.in_group)
@@ -833,6 +852,11 @@ static void incomplete_reasons(const cc_result *r, rp_run *out)
         out->why[n++] = "pan's breadth-first search does not explore every interleaving "
                         "around rendezvous channels (SPIN warns of it too); the depth-first "
                         "build (make pan without BFS=1) gives the complete result";
+    if (rec.mode_lost)
+        out->why[n++] = "pan's breadth-first search matched a state it had stored in another "
+                        "search mode (inside an atomic sequence and outside it) and did not "
+                        "expand it again, so it has no moves in the recorded graph; the "
+                        "depth-first build (make pan without BFS=1) gives the complete result";
     if (run.flags & SMH_APPROX)
         out->why[n++] = "pan was compiled with bitstate hashing or hash compaction, which may "
                         "drop states";

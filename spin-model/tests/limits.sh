@@ -92,5 +92,21 @@ sane "needham.1 BFS (rendezvous)"
 grep -q "INCOMPLETE: .*rendezvous" out.txt
 check "needham.1 BFS: a breadth-first run with rendezvous is not called complete" $?
 
+# BFS: a state pan stored inside an atomic sequence and matches outside it is not
+# expanded again: incomplete, with that reason; the DFS build is complete
+mkdir "$W/bfsatomic" && cd "$W/bfsatomic" || exit 1
+cp "$ROOT/spin-model/tests/fixtures/bfs_atomic_mode.pml" .
+spin -a bfs_atomic_mode.pml >/dev/null || exit 1
+make -s -f "$ROOT/Makefile" pan BFS=1 >/dev/null 2>&1 || exit 1
+run 4000000
+sane "bfs_atomic_mode BFS"
+grep -q "INCOMPLETE: .*matched a state it had stored in another search mode" out.txt
+check "bfs_atomic_mode BFS: a state matched in another mode makes it incomplete, and says so" $?
+make -s -f "$ROOT/Makefile" pan >/dev/null 2>&1 || exit 1
+run 4000000
+sane "bfs_atomic_mode DFS"
+! grep -q "INCOMPLETE" out.txt
+check "bfs_atomic_mode DFS: complete" $?
+
 echo "limits: $fails failed"
 [ $fails = 0 ]
