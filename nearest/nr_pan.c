@@ -26,19 +26,6 @@ static double now_seconds(void)
     return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
-static double peak_mb(void)
-{
-    FILE *f = fopen("/proc/self/status", "r");
-    char line[256];
-    double kb = 0;
-    while (f && fgets(line, sizeof line, f))
-        if (!strncmp(line, "VmHWM:", 6))
-            kb = atof(line + 6);
-    if (f)
-        fclose(f);
-    return kb / 1024.0;
-}
-
 int nr_parse_weights(const char *v, long *wp, long *wa, long *wc)
 {
     long w[3] = {0, 0, -1};
@@ -176,36 +163,20 @@ static int fail(const char *msg)
     return 1;
 }
 
-/* The first number in file path after the text key ("" for the first in the file),
- * times scale; 0 when there is none (no such file, "max"). */
-static double file_number(const char *path, const char *key, double scale)
-{
-    FILE *f = fopen(path, "r");
-    char line[256];
-    double x = 0;
-    size_t n = strlen(key);
-    while (f && !x && fgets(line, sizeof line, f))
-        if (!strncmp(line, key, n))
-            x = strtod(line + n, NULL) * scale;
-    if (f)
-        fclose(f);
-    return x > 0 ? x : 0;
-}
-
 /* The least of what may still be had: free memory (MemAvailable), room in this
  * process's cgroup (v2: memory.max - memory.current; a container's own limit, which
  * MemAvailable does not show) and in its address space (RLIMIT_AS, ulimit -v, minus
  * what it maps now); NR_MEMLIM_SHARE of that, or 0 (no limit) when nothing says. */
 static size_t default_mem_cap(void)
 {
-    double room = file_number("/proc/meminfo", "MemAvailable:", 1024.0);
-    double max = file_number("/sys/fs/cgroup/memory.max", "", 1.0);
-    double used = file_number("/sys/fs/cgroup/memory.current", "", 1.0);
+    double room = u_proc_number("/proc/meminfo", "MemAvailable:") * 1024.0;
+    double max = u_proc_number("/sys/fs/cgroup/memory.max", "");
+    double used = u_proc_number("/sys/fs/cgroup/memory.current", "");
     if (max > used && (!room || max - used < room))
         room = max - used;
     struct rlimit rl;
     if (!getrlimit(RLIMIT_AS, &rl) && rl.rlim_cur != RLIM_INFINITY) {
-        double vm = file_number("/proc/self/status", "VmSize:", 1024.0);
+        double vm = u_proc_number("/proc/self/status", "VmSize:") * 1024.0;
         double as = (double)rl.rlim_cur > vm ? (double)rl.rlim_cur - vm : 1.0;
         if (!room || as < room)
             room = as;
@@ -345,7 +316,7 @@ int nr_explain(cc_graph *g, nr_model *m, const nr_options *o, const nr_context *
         r.a_end = a_end_text(g, m, &a, c);
         r.trail_text = nr_trail_text(&r);
         r.seconds = c->seconds + (now_seconds() - t0);
-        r.peak_mb = peak_mb();
+        r.peak_mb = u_peak_mb();
         if (!r.a_end || !r.trail_text)
             rc = fail("out of memory writing the report");
         else {

@@ -819,19 +819,6 @@ static char *event_name(size_t k)
     return u_fmt("%s", l->label);
 }
 
-static double peak_mb(void)
-{
-    FILE *f = fopen("/proc/self/status", "r");
-    char line[256];
-    double kb = 0;
-    while (f && fgets(line, sizeof line, f))
-        if (!strncmp(line, "VmHWM:", 6))
-            kb = atof(line + 6);
-    if (f)
-        fclose(f);
-    return kb / 1024.0;
-}
-
 static double now_seconds(void)
 {
     struct timespec t;
@@ -908,7 +895,7 @@ static int report(const cc_result *r, char **names, double search_seconds)
                   .ac2 = run.cfg.ac2,
                   .seconds = now_seconds() - run.cfg.start,
                   .search_seconds = search_seconds,
-                  .peak_mb = peak_mb(),
+                  .peak_mb = u_peak_mb(),
                   .graph_mb = (double)cc_graph_bytes(rec.g) / (1 << 20),
                   .states = rec.states,
                   .transitions = rec.transitions,

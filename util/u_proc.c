@@ -2,13 +2,16 @@
  * u_proc.c - running the tools a front end drives (spin, make, a built pan) in a
  * scratch directory, and finding the project's sources for `make pan`.  Shared by
  * `pancause nearest` and `pancause temporal model.pml`, which both build an
- * instrumented pan in a scratch directory and run it there.
+ * instrumented pan in a scratch directory and run it there.  Also the few figures
+ * read from /proc (free memory, cgroup limits, the peak resident size) that the
+ * reports and the nearest search's memory limit use.
  */
 #include "util.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -108,4 +111,23 @@ void u_remove_tree(const char *dir)
 {
     char *argv[] = {"rm", "-rf", (char *)dir, NULL};
     u_run("/", argv, "/dev/null");
+}
+
+double u_proc_number(const char *path, const char *key)
+{
+    FILE *f = fopen(path, "r");
+    char line[256];
+    double x = 0;
+    size_t n = strlen(key);
+    while (f && !x && fgets(line, sizeof line, f))
+        if (!strncmp(line, key, n))
+            x = strtod(line + n, NULL);
+    if (f)
+        fclose(f);
+    return x > 0 ? x : 0;
+}
+
+double u_peak_mb(void)
+{
+    return u_proc_number("/proc/self/status", "VmHWM:") / 1024.0;
 }

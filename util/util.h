@@ -208,5 +208,11 @@ void u_show_log(const char *log);
 /* 0, or -1 when from cannot be read or to cannot be written. */
 int u_copy_file(const char *from, const char *to);
 void u_remove_tree(const char *dir);
+/* The first number after the text key at the start of a line of file path ("" for
+ * the file's first line), such as /proc/meminfo's "MemAvailable:" or a cgroup's
+ * memory.max; 0 when there is none (no such file or line, or "max"). */
+double u_proc_number(const char *path, const char *key);
+/* This process's peak resident memory in MB (/proc/self/status VmHWM), 0 unknown. */
+double u_peak_mb(void);
 
 #endif
