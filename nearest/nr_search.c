@@ -111,11 +111,17 @@ static size_t search_bytes(const srch *S)
            u_map_bytes(&S->back);
 }
 
+/* Whether `more` bytes than the search holds now would pass q->mem_cap. */
+static bool over_cap(const srch *S, size_t more)
+{
+    return S->q->mem_cap && search_bytes(S) + more > S->q->mem_cap;
+}
+
 /* Whether growing by about `more` bytes keeps within q->mem_cap; when not, the search
  * stops as if out of memory (S->oom). */
 static bool room(srch *S, size_t more)
 {
-    if (S->q->mem_cap && search_bytes(S) + more > S->q->mem_cap)
+    if (more && over_cap(S, more))
         S->oom = S->cap_hit = true;
     return !S->oom;
 }
@@ -374,8 +380,7 @@ static const uint16_t *back_table(srch *S, uint32_t anc)
     uint32_t c = S->scc[anc];
     size_t m = S->csize[c];
     uint16_t *r = NULL;
-    if (S->Rbytes + m * sizeof *r > BACK_BUDGET ||
-        (S->q->mem_cap && search_bytes(S) + m * sizeof *r > S->q->mem_cap)) {
+    if (S->Rbytes + m * sizeof *r > BACK_BUDGET || over_cap(S, m * sizeof *r)) {
         if (u_map_put(&S->back, anc, NO_TABLE))
             S->oom = true;
         return NULL;
@@ -494,8 +499,8 @@ static void relax(srch *S, uint32_t from, uint32_t t, uint32_t i, uint32_t anc, 
     uint64_t key = key_of(S, t, i, anc, ph);
     uint32_t x = u_map_get(&S->at, key);
     if (x == U_INVALID) {
-        if ((2 * (S->at.len + 1) > S->at.cap && !room(S, 2 * u_map_bytes(&S->at))) ||
-            grow_nodes(S) || S->nn >= UINT32_MAX - 1 || u_map_put(&S->at, key, (uint32_t)S->nn)) {
+        if (!room(S, u_map_grow_bytes(&S->at)) || grow_nodes(S) || S->nn >= UINT32_MAX - 1 ||
+            u_map_put(&S->at, key, (uint32_t)S->nn)) {
             S->oom = true;
             return;
         }
@@ -857,15 +862,15 @@ int nr_search(const nr_query *q, nr_found *f)
     } else if (cand != U_INVALID && (stopped || S.oom)) {
         /* the budget (or memory) ran out: the best completion found, by the DP */
         f->found = true;
-        f->stop = S.oom ? NR_STOP_MEMORY : NR_STOP_BUDGET;
+        if (!S.oom)
+            f->stop = NR_STOP_BUDGET; /* else NR_STOP_MEMORY, above */
         f->lower = lower;
         rc = unwind(&S, cand, true, f);
         if (!rc) {
             /* the DP's table is |a|·|b| bytes: beyond what the memory allows, the
              * distance of the alignment the search itself made */
             size_t cells = (S.n + 1) * (f->b.n + 1);
-            f->own_alignment =
-                cells > NR_DP_MAX_BYTES || (q->mem_cap && search_bytes(&S) + cells > q->mem_cap);
+            f->own_alignment = cells > NR_DP_MAX_BYTES || over_cap(&S, cells);
             long d = f->own_alignment ? nr_alignment_cost(q->m, q->a->step, q->a->n, f->b.step,
                                                           f->b.n, q->wp, q->wa, q->wc, f->pair)
                                       : nr_distance(q->m, q->a->step, q->a->n, f->b.step, f->b.n,

@@ -80,6 +80,11 @@ void u_map_free(u_map *m)
     m->cap = m->len = 0;
 }
 
+size_t u_map_grow_bytes(const u_map *m)
+{
+    return 2 * (m->len + 1) > m->cap ? 2 * u_map_bytes(m) : 0; /* twice the old table */
+}
+
 size_t u_map_bytes(const u_map *m)
 {
     return m->cap * (sizeof *m->keys + sizeof *m->vals);

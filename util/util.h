@@ -111,6 +111,9 @@ uint32_t u_map_get(const u_map *m, uint64_t key); /* U_INVALID if absent */
 int u_map_put(u_map *m, uint64_t key, uint32_t val);
 void u_map_free(u_map *m);
 size_t u_map_bytes(const u_map *m);
+/* The bytes u_map_put() of a new key would allocate now when it doubles the table (0
+ * when it would not, and for the first, small table of an empty map). */
+size_t u_map_grow_bytes(const u_map *m);
 
 /* An interning table from byte strings to dense ids 0, 1, ...  Zero-initialise
  * before use.  Invariants: ids are dense; keys live back to back in one arena, each
