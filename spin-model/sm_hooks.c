@@ -303,11 +303,18 @@ static size_t intern_key(const void *vec, int len, unsigned mode)
     return need;
 }
 
+/* The state's id (CC_OOM when out of memory); *fresh: new to the recorder. */
+static uint32_t intern_fresh(const void *vec, int len, unsigned mode, bool *fresh)
+{
+    size_t n = intern_key(vec, len, mode);
+    *fresh = false;
+    return n ? cc_graph_state(rec.g, rec.key, n, fresh) : CC_OOM;
+}
+
 static uint32_t intern(const void *vec, int len, unsigned mode)
 {
     bool fresh;
-    size_t n = intern_key(vec, len, mode);
-    return n ? cc_graph_state(rec.g, rec.key, n, &fresh) : CC_OOM;
+    return intern_fresh(vec, len, mode, &fresh);
 }
 
 void smh_trail_header(int claim_type, int merged)
@@ -668,8 +675,7 @@ void smh_bfs_store_seen(const void *vec, int len, unsigned mode)
     if (!live() || !bfs.in_group)
         return;
     bool fresh;
-    size_t n = intern_key(vec, len, mode);
-    uint32_t id = n ? cc_graph_state(rec.g, rec.key, n, &fresh) : CC_OOM;
+    uint32_t id = intern_fresh(vec, len, mode, &fresh);
     if (id != CC_OOM && fresh)
         rec.mode_lost = true;
     smh_bfs_store_id(id);
