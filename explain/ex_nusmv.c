@@ -194,24 +194,6 @@ static int header(ex_smv *s, const char *line, int input)
     return ex_trace_add_step(&s->cur->trace) ? oom(s) : 0;
 }
 
-/* Whether the digits of a number in base b (underscores allowed in words)
- * fit 63 bits, so that the value ex_expr_parse_number computed is exact. */
-static int fits(const char *d, int base)
-{
-    static const struct {
-        int base, digits;
-    } most[] = {{2, 63}, {8, 21}, {10, 18}, {16, 15}};
-    while (*d == '0' || *d == '_')
-        d++;
-    int n = 0;
-    for (; *d; d++)
-        n += *d != '_';
-    for (size_t i = 0; i < sizeof most / sizeof most[0]; i++)
-        if (most[i].base == base)
-            return n <= most[i].digits;
-    return 0;
-}
-
 /* Whether d is nothing but digits of base b (and a word's underscores). */
 static int well_formed(const char *d, int base)
 {
@@ -252,7 +234,7 @@ static int value(ex_smv *s, const char *val, int64_t *v, int *k)
         /* Symbols are coded from EX_SYM_BASE up: a larger number would read as one.  A
          * number beyond 63 bits fails to parse (it is not wrapped): too large too. */
         int parsed = ex_expr_parse_number(d, v, &end, 1) == 0 && !*end;
-        int huge = *digits && !fits(digits, base) && (parsed || well_formed(digits, base));
+        int huge = !parsed && *digits && well_formed(digits, base);
         if (!parsed && !huge)
             return fail(s, "'%s' is not a number", val);
         if (huge || *v >= EX_SYM_BASE || *v <= -EX_SYM_BASE)
