@@ -25,7 +25,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 /* Whether e is the first move of its block into its target: the reverse lists a
@@ -427,16 +426,9 @@ static bool violation_reachable(const cc_ctx *c)
     return found;
 }
 
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
 cc_result *cc_analyse(cc_graph *g, size_t nevents, const cc_options *o)
 {
-    double t0 = now(), t1 = t0, t2 = t0;
+    double t0 = u_seconds(), t1 = t0, t2 = t0;
     cc_result *r = calloc(1, sizeof *r);
     if (!r)
         return NULL;
@@ -450,7 +442,7 @@ cc_result *cc_analyse(cc_graph *g, size_t nevents, const cc_options *o)
      * traces are final when added (README "Method"); the report says incomplete. */
     int rc = !c.sg || cc_derive(&c);
     r->hazard = !rc && violation_reachable(&c);
-    t1 = now();
+    t1 = u_seconds();
     if (!rc && !r->hazard) {
         /* Nothing to explain, and a model without a reachable hazard can have more
          * good histories than any budget (BEEM's hanoi.1): do not enumerate them. */
@@ -461,13 +453,13 @@ cc_result *cc_analyse(cc_graph *g, size_t nevents, const cc_options *o)
         if (cc_explore(&c))
             r->oom = true;
     }
-    t2 = now();
+    t2 = u_seconds();
     if (rc || cc_assemble(&c, nevents))
         r->oom = true;
     cc_ahead_end(&c);
     r->seconds[CC_T_DERIVE] = t1 - t0;
     r->seconds[CC_T_HISTORIES] = t2 - t1;
-    r->seconds[CC_T_CAUSES] = now() - t2;
+    r->seconds[CC_T_CAUSES] = u_seconds() - t2;
     if (c.sg) {
         for (int k = 0; k < SG_NCOLOURS; k++)
             r->colours[k] = sg_count(c.sg, (sg_colour)k);

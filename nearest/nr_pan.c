@@ -17,14 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <time.h>
-
-static double now_seconds(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
 
 int nr_parse_weights(const char *v, long *wp, long *wa, long *wc)
 {
@@ -223,7 +215,7 @@ static int assume_states(const cc_graph *g, const nr_model *m, const nr_options 
 
 int nr_explain(cc_graph *g, nr_model *m, const nr_options *o, const nr_context *c, FILE *out)
 {
-    double t0 = now_seconds();
+    double t0 = u_seconds();
     u_err err = {{0}};
     m->source_path = c->model;
     if (o->graph) { /* the graph for a reader outside pan (pancause temporal) */
@@ -266,7 +258,7 @@ int nr_explain(cc_graph *g, nr_model *m, const nr_options *o, const nr_context *
     q.mem_cap = o->memlim < 0 ? default_mem_cap() : (size_t)ceil(o->memlim * 1048576.0);
     nr_found f;
     int rc = 0;
-    double ts = now_seconds();
+    double ts = u_seconds();
     if (nr_search(&q, &f)) {
         char *why = f.stop == NR_STOP_MEMORY && f.cap_hit && !f.nodes
                         ? u_fmt("the search reached its memory limit (%s, %g MB) before it "
@@ -296,7 +288,7 @@ int nr_explain(cc_graph *g, nr_model *m, const nr_options *o, const nr_context *
         rc = fail(why ? why : "no successful run");
         free(why);
     }
-    double search_s = now_seconds() - ts;
+    double search_s = u_seconds() - ts;
     nr_deltas d = {0};
     if (!rc && nr_deltas_build(g, m, &a, &f, c, &d))
         rc = fail("out of memory computing the differences");
@@ -315,7 +307,7 @@ int nr_explain(cc_graph *g, nr_model *m, const nr_options *o, const nr_context *
                        .search_seconds = search_s};
         r.a_end = a_end_text(g, m, &a, c);
         r.trail_text = nr_trail_text(&r);
-        r.seconds = c->seconds + (now_seconds() - t0);
+        r.seconds = c->seconds + (u_seconds() - t0);
         r.peak_mb = u_peak_mb();
         if (!r.a_end || !r.trail_text)
             rc = fail("out of memory writing the report");

@@ -15,7 +15,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 static const char *const HELP_HEAD =
     "usage: ./pan -C [pan options] [--json FILE] [--no-ac2] [--trails DIR]\n"
@@ -313,13 +312,6 @@ static int probabilities_option(smh_config *cfg, const char *val)
     return 0;
 }
 
-static double now_seconds(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
 static bool utf8_terminal(void)
 {
     const char *v[] = {getenv("LC_ALL"), getenv("LC_CTYPE"), getenv("LANG")};
@@ -338,7 +330,7 @@ int sm_main(int argc, char **argv, int (*stock_main)(int, char **),
         fprintf(stderr, "pan: -C: %s\n", refusal);
         return 2;
     }
-    smh_config cfg = {.ac2 = 1, .color = utf8_terminal(), .start = now_seconds(), .budget = -1};
+    smh_config cfg = {.ac2 = 1, .color = utf8_terminal(), .start = u_seconds(), .budget = -1};
     char **av = calloc((size_t)argc + 2, sizeof *av);
     if (!av) {
         fprintf(stderr, "pan: out of memory\n");

@@ -57,7 +57,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 typedef struct {
     int label; /* index into the label table */
@@ -825,13 +824,6 @@ static char *event_name(size_t k)
     return u_fmt("%s", l->label);
 }
 
-static double now_seconds(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
 /* Every reason the result is incomplete, in text for people (README "Limits"). */
 static void incomplete_reasons(const cc_result *r, rp_run *out)
 {
@@ -899,7 +891,7 @@ static int report(const cc_result *r, char **names, double search_seconds)
 {
     rp_run out = {.search = run.search == SMH_BFS ? "bfs" : "dfs",
                   .ac2 = run.cfg.ac2,
-                  .seconds = now_seconds() - run.cfg.start,
+                  .seconds = u_seconds() - run.cfg.start,
                   .search_seconds = search_seconds,
                   .peak_mb = u_peak_mb(),
                   .graph_mb = (double)cc_graph_bytes(rec.g) / (1 << 20),
@@ -966,7 +958,7 @@ static void nearest_exit(int *status)
                     .search = run.search == SMH_BFS ? "bfs" : "dfs",
                     .states = rec.states,
                     .transitions = rec.transitions,
-                    .seconds = now_seconds() - run.cfg.start};
+                    .seconds = u_seconds() - run.cfg.start};
     /* incomplete_reasons(NULL) names "out of memory" for the missing analysis result:
      * here only the recorder's own shortage counts */
     for (size_t k = 0; k < why.nwhy && c.nwhy < NR_MAX_WHY; k++)
@@ -1031,7 +1023,7 @@ void smh_exit(int *status)
                     .progress = stdout,
                     .one_thread = run.cfg.one_thread,
                     .names = (const char *const *)names};
-    double searched = now_seconds() - run.cfg.start;
+    double searched = u_seconds() - run.cfg.start;
     cc_result *r = names ? cc_analyse(rec.g, run.nev, &o) : NULL;
     if (!r || report(r, names, searched))
         *status = 1;

@@ -18,7 +18,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 static const char usage_text[] =
     "usage: pancause temporal --system SYS.hoa --trace TRACE (--effect LTL | --effect-hoa FILE)\n"
@@ -408,13 +407,6 @@ static void text_report(const report *rp)
         tm_hoa_write(stdout, rp->out, &rp->sys->aps, "cause");
 }
 
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
 /* The candidate of --check and its complement (NULL when it must be
  * complemented). */
 static int candidate(const options *o, const tm_system *sys, tm_ltl *l, tm_nba *c, tm_nba *nc,
@@ -460,7 +452,7 @@ int tm_main(int argc, char **argv)
     int rc = parse_args(argc, argv, &o);
     if (rc != 0)
         return rc > 0 ? 0 : -rc;
-    double t0 = now();
+    double t0 = u_seconds();
     u_err err = {{0}};
     tm_system sys;
     tm_ltl l;
@@ -516,7 +508,7 @@ int tm_main(int argc, char **argv)
                                 "effect): nothing to explain"
                               : "the effect does not hold on the trace (every system run "
                                 "matching it violates it): nothing to explain";
-        rp.seconds = now() - t0;
+        rp.seconds = u_seconds() - t0;
         if (o.json)
             json_report(&rp);
         else
@@ -569,7 +561,7 @@ int tm_main(int argc, char **argv)
     }
     if (o.hoa && u_write_file(o.hoa, put_hoa, &rp, &err) != 0)
         goto fail;
-    rp.seconds = now() - t0;
+    rp.seconds = u_seconds() - t0;
     if (o.json)
         json_report(&rp);
     else

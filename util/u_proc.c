@@ -4,7 +4,8 @@
  * `pancause nearest` and `pancause temporal model.pml`, which both build an
  * instrumented pan in a scratch directory and run it there.  Also the few figures
  * read from /proc (free memory, cgroup limits, the peak resident size) that the
- * reports and the nearest search's memory limit use.
+ * reports and the nearest search's memory limit use, and the monotonic clock their
+ * elapsed times come from.
  */
 #include "util.h"
 
@@ -16,6 +17,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 char *u_absolute(const char *path)
@@ -130,4 +132,11 @@ double u_proc_number(const char *path, const char *key)
 double u_peak_mb(void)
 {
     return u_proc_number("/proc/self/status", "VmHWM:") / 1024.0;
+}
+
+double u_seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }

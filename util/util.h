@@ -217,5 +217,7 @@ void u_remove_tree(const char *dir);
 double u_proc_number(const char *path, const char *key);
 /* This process's peak resident memory in MB (/proc/self/status VmHWM), 0 unknown. */
 double u_peak_mb(void);
+/* Seconds on the monotonic clock, for the elapsed times every report prints. */
+double u_seconds(void);
 
 #endif
