@@ -228,6 +228,15 @@ int tm_nba_included_cb(const tm_nba *a, const tm_nba *comp_b, uint32_t budget, t
 
 /* ---- reduction (tm_reduce.c) ---- */
 
+/* Moore's partition refinement, shared by the state-based (tm_reduce.c) and the
+ * transition-based (tm_tdba.c) minimisations.  On entry block[q] (q < n) is the
+ * initial partition (any ids); each round gives q the block of its signature
+ * (block[q], then the klen - 1 numbers sig writes to key + 1 from the current
+ * blocks) until the number of blocks stops growing.  On return block[q] is
+ * dense (0 .. count - 1); the count, or -1 on out of memory. */
+typedef void tm_moore_sig(const void *ctx, uint32_t q, const uint32_t *block, uint32_t *key);
+long tm_moore(uint32_t n, size_t klen, tm_moore_sig *sig, const void *ctx, uint32_t *block);
+
 /* Language-preserving reduction: trim, merge states equivalent under direct
  * simulation and drop edges to states a sibling edge's target simulates
  * (little brothers), and, for a deterministic weak automaton, minimisation as

@@ -114,43 +114,62 @@ oom:
     return -1;
 }
 
-/* Moore's refinement: block[q] for q <= n; returns the number of blocks. */
-static long moore(uint32_t n, const uint32_t *succ, uint64_t L, const uint32_t *colour,
-                  uint32_t *block)
+long tm_moore(uint32_t n, size_t klen, tm_moore_sig *sig, const void *ctx, uint32_t *block)
 {
-    u_intern sig = {0};
-    uint32_t *key = malloc(((size_t)L + 1) * sizeof *key);
-    uint32_t *nb = malloc((size_t)n * sizeof *nb);
+    u_intern ids = {0};
+    uint32_t *key = malloc(klen * sizeof *key);
+    uint32_t *nb = malloc(((size_t)n + 1) * sizeof *nb);
+    long count = -1;
     if (!key || !nb)
         goto oom;
-    for (uint32_t q = 0; q < n; q++)
-        block[q] = colour[q] % 2;
-    long count = -1;
     for (;;) {
-        u_intern_free(&sig);
-        memset(&sig, 0, sizeof sig);
+        u_intern_free(&ids);
+        memset(&ids, 0, sizeof ids);
         for (uint32_t q = 0; q < n; q++) {
             key[0] = block[q];
-            for (uint64_t l = 0; l < L; l++)
-                key[1 + l] = block[succ[(size_t)q * L + l]];
+            sig(ctx, q, block, key + 1);
             bool fresh;
-            nb[q] = u_intern_put(&sig, key, ((size_t)L + 1) * sizeof *key, &fresh);
+            nb[q] = u_intern_put(&ids, key, klen * sizeof *key, &fresh);
             if (nb[q] == U_INVALID)
                 goto oom;
         }
-        long k = (long)sig.n;
+        long k = (long)ids.n;
         memcpy(block, nb, (size_t)n * sizeof *nb);
         if (k == count)
             break;
         count = k;
     }
-    u_intern_free(&sig);
+    u_intern_free(&ids);
     free(key), free(nb);
     return count;
 oom:
-    u_intern_free(&sig);
+    u_intern_free(&ids);
     free(key), free(nb);
     return -1;
+}
+
+/* A completed deterministic automaton as a table: succ[q * L + l]. */
+typedef struct {
+    const uint32_t *succ;
+    uint64_t L;
+} table;
+
+static void table_sig(const void *ctx, uint32_t q, const uint32_t *block, uint32_t *key)
+{
+    const table *t = ctx;
+    for (uint64_t l = 0; l < t->L; l++)
+        key[l] = block[t->succ[(size_t)q * t->L + l]];
+}
+
+/* Moore's refinement of the states q < n, starting from the colours' parity;
+ * block[q] gets q's class; returns the number of classes. */
+static long moore(uint32_t n, const uint32_t *succ, uint64_t L, const uint32_t *colour,
+                  uint32_t *block)
+{
+    for (uint32_t q = 0; q < n; q++)
+        block[q] = colour[q] % 2;
+    table t = {succ, L};
+    return tm_moore(n, (size_t)L + 1, table_sig, &t, block);
 }
 
 /* The automaton of the blocks of a (completed) deterministic automaton: one

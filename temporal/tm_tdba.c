@@ -136,44 +136,23 @@ oom:
 
 /* ---- Moore ---- */
 
+/* A state's signature: per letter, the target's block (U_INVALID where there is
+ * none) and whether the transition accepts. */
+static void tdba_sig(const void *ctx, uint32_t q, const uint32_t *block, uint32_t *key)
+{
+    const tm_tdba *d = ctx;
+    for (uint64_t l = 0; l < d->L; l++) {
+        size_t t = (size_t)q * d->L + l;
+        key[2 * l] = d->succ[t] == U_INVALID ? U_INVALID : block[d->succ[t]];
+        key[2 * l + 1] = d->acc[t];
+    }
+}
+
 static long moore(const tm_tdba *d, uint32_t *block)
 {
-    u_intern sig = {0};
-    size_t klen = 1 + 2 * (size_t)d->L;
-    uint32_t *key = malloc(klen * sizeof *key), *nb = malloc(((size_t)d->n + 1) * sizeof *nb);
-    long count = -1;
-    if (!key || !nb)
-        goto oom;
     for (uint32_t q = 0; q < d->n; q++)
         block[q] = 0;
-    for (;;) {
-        u_intern_free(&sig);
-        memset(&sig, 0, sizeof sig);
-        for (uint32_t q = 0; q < d->n; q++) {
-            key[0] = block[q];
-            for (uint64_t l = 0; l < d->L; l++) {
-                size_t t = (size_t)q * d->L + l;
-                key[1 + 2 * l] = d->succ[t] == U_INVALID ? U_INVALID : block[d->succ[t]];
-                key[2 + 2 * l] = d->acc[t];
-            }
-            bool fresh;
-            nb[q] = u_intern_put(&sig, key, klen * sizeof *key, &fresh);
-            if (nb[q] == U_INVALID)
-                goto oom;
-        }
-        long k = (long)sig.n;
-        memcpy(block, nb, (size_t)d->n * sizeof *nb);
-        if (k == count)
-            break;
-        count = k;
-    }
-    u_intern_free(&sig);
-    free(key), free(nb);
-    return count;
-oom:
-    u_intern_free(&sig);
-    free(key), free(nb);
-    return -1;
+    return tm_moore(d->n, 1 + 2 * (size_t)d->L, tdba_sig, d, block);
 }
 
 /* ---- direct simulation ---- */
