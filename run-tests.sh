@@ -71,6 +71,8 @@ suite "railway end to end" bash cases/railway/test.sh
 suite "airbag end to end (the paper's five causes)" bash cases/airbag/test.sh
 suite "bad input" bash spin-model/tests/bad-input.sh
 suite "pan without -C is stock pan" bash spin-model/tests/stock.sh
+suite "pan -C puts back what a narrowing receive took (SPIN's unrecv does not)" \
+    bash spin-model/tests/unrecv.sh
 suite "limits: depth, memory, budget end with causes so far" bash spin-model/tests/limits.sh
 suite "state identity: pan's table, siblings, fingerprints agree" bash spin-model/tests/identity.sh
 suite "partial order reduction keeps the causes, non-occurrences included" bash spin-model/tests/por.sh

@@ -125,6 +125,9 @@ typedef struct {
     const char *why[NR_MAX_WHY]; /* why the recorded graph may be incomplete */
     size_t nwhy;
     double states, transitions, seconds; /* pan's counts, time so far */
+    /* the recorder put back messages SPIN's unrecv would have truncated: stock pan's
+     * trails may be of runs that do not exist (sm_glue.c.inc's sm_pan_unrecv) */
+    bool unrecv_restored;
 } nr_context;
 
 /* Everything at pan's exit: follows the trail, searches, explains, reports on out and

@@ -217,13 +217,23 @@ static int read_moves(char *text, const char *path, const nr_context *c, moves *
     return 0;
 }
 
+/* Why stock pan may have written a trail of a run that does not exist (the note
+ * sm_hooks.c prints says more). */
+static const char *spurious(const nr_context *c)
+{
+    return c->unrecv_restored ? "; stock pan's own search of this model is wrong after "
+                                "receives into narrower variables (see the note above), "
+                                "and its trail may be of a run that does not exist"
+                              : "";
+}
+
 static int no_move(const char *path, const moves *mv, size_t k, const nr_context *c, u_err *err)
 {
     return u_errf(err,
                   "%s:%d: step %d (process slot %d, transition %d) is no move of this model "
-                  "from the state the trail has reached: the trail is not of this model%s",
+                  "from the state the trail has reached: the trail is not of this model%s%s",
                   path, mv->line[k], mv->num[k], mv->pr[k], mv->tid[k],
-                  c->nwhy ? " (or of states the limited search did not reach)" : "");
+                  c->nwhy ? " (or of states the limited search did not reach)" : "", spurious(c));
 }
 
 /* A trail that lists every move, the claim's too (pan's depth-first trails): each line
@@ -414,8 +424,9 @@ int nr_follow(const cc_graph *g, const uint8_t *sf, const nr_model *m, const cha
         return u_errf(err,
                       "%s: the trail does not end in a violation of the property this pan "
                       "checks (its last state is no error state and its last move violates "
-                      "nothing): not a counterexample%s",
-                      path, c->claim_type >= 0 ? "" : " (or one of another property: -E, -A?)");
+                      "nothing): not a counterexample%s%s",
+                      path, c->claim_type >= 0 ? "" : " (or one of another property: -E, -A?)",
+                      spurious(c));
     }
     if (nr_path_steps(g, m, c->base, a)) {
         nr_path_free(a);

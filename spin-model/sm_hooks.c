@@ -107,6 +107,8 @@ static struct {
     bool mode_lost; /* BFS matched a state stored in another mode: a node without moves */
     bool begun;     /* smh_begin ran: pan entered its first state */
     bool fold;      /* DFS folds the system's turn after a claim move (dfs_fold) */
+    /* smh_unrecv_restored: times SPIN's unrecv would have put back another message */
+    double unrecv_restored;
     double states, transitions;
 } rec;
 
@@ -522,6 +524,11 @@ void smh_dfs_rv_failed(long depth)
     cc_graph_unmove(rec.g, dfs.state[depth - 1], dfs.state[depth]);
     mv.cur = dfs.state[depth - 1];
     mv.cur_rec = dfs.rec[depth - 1];
+}
+
+void smh_unrecv_restored(void)
+{
+    rec.unrecv_restored++;
 }
 
 uint32_t smh_dfs_node(long depth, bool *fresh)
@@ -958,6 +965,7 @@ static void nearest_exit(int *status)
                     .search = run.search == SMH_BFS ? "bfs" : "dfs",
                     .states = rec.states,
                     .transitions = rec.transitions,
+                    .unrecv_restored = rec.unrecv_restored > 0,
                     .seconds = u_seconds() - run.cfg.start};
     /* incomplete_reasons(NULL) names "out of memory" for the missing analysis result:
      * here only the recorder's own shortage counts */
@@ -994,6 +1002,15 @@ void smh_exit(int *status)
         release();
         return;
     }
+    if (rec.unrecv_restored > 0)
+        fprintf(stderr,
+                "pancause: note: SPIN's pan undoes a receive by putting the receiving "
+                "variable's value back into the channel; on this model that value was "
+                "truncated (a variable narrower than the message field) %.0f time(s), so "
+                "stock pan searches states that no run reaches and may report errors that "
+                "spin -t cannot replay. pancause put the message taken back instead: this "
+                "result follows SPIN's semantics (README \"Known limits\").\n",
+                rec.unrecv_restored);
     if (run.cfg.nearest_on) {
         nearest_exit(status);
         release(); /* -> DONE */

@@ -73,6 +73,10 @@ int smh_claim_tried(int m);
 /* DFS: the state at depth is mid-rendezvous and no receive can take the message:
  * pan undoes the send (it was no move) and goes back to the state at depth - 1. */
 void smh_dfs_rv_failed(long depth);
+/* pan undid a receive, and the message SPIN's unrecv() would have put back
+ * differs from the one the receive took (sm_glue.c.inc's sm_pan_unrecv put the
+ * right one back). */
+void smh_unrecv_restored(void);
 /* pan reports an error (uerror). */
 void smh_error(const char *msg);
 /* pan's own counts (states stored and matched) and whether its search ran to the
@@ -138,6 +142,8 @@ void sm_pan_stored(int r);
  * (an atomic sequence that blocked, see sm_glue.c.inc); read by new_state(). */
 extern int sm_pan_reexplore;
 void sm_pan_rv_failed(void);
+int sm_pan_recv(int fld, int value);
+int sm_pan_unrecv(int fld, int value);
 void sm_pan_bfs_pop(void);
 void sm_pan_bfs_group_begin(void);
 void sm_pan_bfs_store(void *successor);
