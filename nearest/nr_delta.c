@@ -299,8 +299,14 @@ static nr_delta value_delta(walk *w, uint32_t v, uint32_t sa, uint32_t sb, long 
     nr_delta x = {.kind = NR_D_VALUE, .step_a = i, .step_b = j, .var = v, .line = 0};
     x.has_a = nr_value(w->m, sa, v, &x.value_a);
     x.has_b = nr_value(w->m, sb, v, &x.value_b);
-    if (w->orig[v] != NR_NONE)
-        x.line = pos_line(w, w->orig[v]);
+    uint32_t o = w->orig[v];
+    if (o == NR_NONE)
+        return x;
+    /* the line of the step that wrote v there: a's where a's did, else b's (a changed
+     * action whose b side alone wrote it) */
+    const mpos *p = &w->M[o];
+    x.line =
+        p->i >= 0 && p->j >= 0 && w->orig_a[v] != o ? step_line(w->m, w->b, p->j) : pos_line(w, o);
     return x;
 }
 
