@@ -81,6 +81,9 @@ void cc_graph_step(const cc_graph *g, uint32_t e, int *pr, int *tid);
 /* Every run reaching s has violated the property there (invalid end state, end of
  * the never claim). */
 void cc_graph_bad_state(cc_graph *g, uint32_t s);
+/* No run ends at s: it is between a rendezvous' send and its receive, which SPIN
+ * executes as one handshake (pan as two moves); s is no settled end of a good run. */
+void cc_graph_noend_state(cc_graph *g, uint32_t s);
 /* Marks s as expanded; returns whether it already was. */
 bool cc_graph_expand(cc_graph *g, uint32_t s);
 /* Reading a sealed graph (nearest/ searches it): the initial state (CC_NOROOT when

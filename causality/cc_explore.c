@@ -40,7 +40,8 @@ static bool first_into(const cc_graph *g, uint32_t s, uint32_t e)
 /* A state with a silent move into CC_SINK (cc_derive's DOOM seeds), marked by
  * rev_build's scan and cleared by cc_derive. */
 #define SILENT_SINK 8
-_Static_assert((SILENT_SINK & (CC_S_BAD | CC_S_EXPANDED | CC_S_DOOM)) == 0, "a free bit");
+_Static_assert((SILENT_SINK & (CC_S_BAD | CC_S_EXPANDED | CC_S_DOOM | CC_S_NOEND)) == 0,
+               "a free bit");
 
 /* The reverse of every edge that does not end in CC_SINK, as CSR arrays (cc_rev).
  * Its counting scan over the edges also seeds c->sf (cc_derive): CC_S_BAD for a

@@ -230,6 +230,11 @@ void cc_graph_bad_state(cc_graph *g, uint32_t s)
     g->flags[s] |= CC_S_BAD;
 }
 
+void cc_graph_noend_state(cc_graph *g, uint32_t s)
+{
+    g->flags[s] |= CC_S_NOEND;
+}
+
 bool cc_graph_expand(cc_graph *g, uint32_t s)
 {
     bool was = g->flags[s] & CC_S_EXPANDED;

@@ -23,7 +23,8 @@
 #define CC_EV_MASK  ((1u << 14) - 1)
 _Static_assert(CC_MAX_EVENTS <= CC_EV_MASK, "event ids must fit below the edge flags");
 
-enum { CC_S_BAD = 1, CC_S_EXPANDED = 2, CC_S_DOOM = 4 };
+/* Recorded (g->flags): BAD, EXPANDED, NOEND; derived (cc_ctx.sf): BAD, DOOM. */
+enum { CC_S_BAD = 1, CC_S_EXPANDED = 2, CC_S_DOOM = 4, CC_S_NOEND = 16 };
 
 struct cc_graph {
     unsigned gflags;       /* CC_G_EXACT, CC_G_MOVES */
@@ -129,10 +130,11 @@ static inline bool cc_bad(const cc_ctx *c, uint32_t s)
     return s == c->sink || (c->sf[s] & CC_S_BAD);
 }
 
-/* A settled state: no violation is reachable from it by silent moves alone. */
+/* A settled state: no violation is reachable from it by silent moves alone, and a
+ * run may end there (not between a rendezvous' send and its receive). */
 static inline bool cc_settled(const cc_ctx *c, uint32_t s)
 {
-    return s != c->sink && !(c->sf[s] & (CC_S_BAD | CC_S_DOOM));
+    return s != c->sink && !(c->sf[s] & (CC_S_BAD | CC_S_DOOM)) && !(c->g->flags[s] & CC_S_NOEND);
 }
 
 int cc_derive(cc_ctx *c);
