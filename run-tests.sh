@@ -18,7 +18,8 @@
 # TEMPORAL_ORACLE_SEED (default 1) for the temporal-cause oracle; NEAREST_MODELS
 # (default 200) for the nearest oracle (seed ORACLE_SEED); POR_ORACLE_MODELS (default
 # 30) models with process-local variables for the partial order reduction oracle
-# (seeds ORACLE_SEED + 5000 ..); NEAREST_RICH_MODELS (default 60) nearest-oracle
+# (seeds ORACLE_SEED + 5000 ..); CHAN_ORACLE_MODELS (default 80) models with channels
+# (seeds ORACLE_SEED + 11000 ..); NEAREST_RICH_MODELS (default 60) nearest-oracle
 # models with locals, channels, rendezvous and atomic sequences, DFS builds (seeds
 # ORACLE_SEED + 7000 ..); FUZZ_TIME (default 20) seconds per fuzzer.
 set -u
@@ -82,6 +83,8 @@ suite "output paths: devices and links in place, checked before the search" \
     bash report/tests/e2e_outputs.sh
 suite "oracle: ${ORACLE_MODELS:-250} random models, DFS and BFS" \
     cases/oracle/run.sh "${ORACLE_MODELS:-250}" "${ORACLE_SEED:-1}"
+suite "oracle: ${CHAN_ORACLE_MODELS:-80} models with channels, buffered and rendezvous (DFS; BFS must say INCOMPLETE with rendezvous)" \
+    env ORACLE_GEN_CHAN=1 cases/oracle/run.sh "${CHAN_ORACLE_MODELS:-80}" "$((${ORACLE_SEED:-1} + 11000))"
 suite "oracle: ${POR_ORACLE_MODELS:-30} models with locals, POR on = off = oracle (AC2(2) too)" \
     env ORACLE_POR=1 ORACLE_GEN_LOCALS=1 ORACLE_PRUNE_EVERY=1000000 \
     cases/oracle/run.sh "${POR_ORACLE_MODELS:-30}" "$((${ORACLE_SEED:-1} + 5000))"

@@ -43,6 +43,23 @@ BIG = os.environ.get("ORACLE_GEN_BIG") == "1"
 # treats as safe, so that `make pan POR=1` reduces something.  Without it the
 # random draws, and so the models, are exactly those of the default.
 LOCALS = os.environ.get("ORACLE_GEN_LOCALS") == "1"
+# ORACLE_GEN_CHAN=1: the processes also communicate through 1-2 global
+# channels, buffered (capacity 1-2) or rendezvous, of one byte field (a fifth
+# of them with a second, bool, field): labelled and silent sends (constants
+# or globals) and receives (into a local or global byte, or matching a
+# constant), guards on the received values, len/empty/nempty/full/nfull
+# guards on buffered channels, receives and sends as options of if and do,
+# processes waiting at a receive as (valid or invalid) end states, and now
+# and then len(q) in the hazard.  Each rendezvous channel has its senders and
+# its receivers in different processes.  Without it the draws, and so the
+# models, are exactly those of the default.
+CHAN = os.environ.get("ORACLE_GEN_CHAN") == "1"
+# ORACLE_GEN_NARROW=1 (with ORACLE_GEN_CHAN=1): a third of the receives of a
+# byte field store it in a bool (a received 2 becomes 0).  Stock pan undoes
+# such a receive wrongly (it puts the truncated value back: top-level README,
+# "A receive into a narrower variable"), so crosscheck.py cannot vouch for
+# these models; pan -C puts the message back and must agree with the oracle.
+NARROW = CHAN and os.environ.get("ORACLE_GEN_NARROW") == "1"
 
 
 class Gen:
@@ -53,6 +70,11 @@ class Gen:
         self.counters = []
         self.lvars = {}       # the locals of the process being written
         self.local_counters = set()
+        self.chans = []       # ORACLE_GEN_CHAN: (name, capacity, field types)
+        self.roles = []       # per process: [(channel name, "send" | "recv")]
+        self.my_roles = []    # the roles of the process being written
+        self.used_roles = set()  # those it played so far
+        self.mvars = {}       # its locals that receives write (name -> type)
 
     # -- variables and expressions
     def make_vars(self):
@@ -141,6 +163,8 @@ class Gen:
 
     def simple(self, prefix):
         r = self.rng
+        if CHAN and self.chans and r.random() < 0.4:
+            return self.chan_stmt(prefix)
         if self.lvars and r.random() < 0.45:
             return [self.local_stmt(prefix)]
         x = r.random()
@@ -156,6 +180,141 @@ class Gen:
             return ["%s(%s)" % (self.maybe_label(prefix, 0.4), self.cond())]
         self.nend += 1
         return ["end_%d: (%s)" % (self.nend, self.cond())]
+
+    # -- channels (ORACLE_GEN_CHAN)
+    def make_chans(self):
+        """1-2 channels and the processes' roles on them; draws the number
+        of processes too (returned)."""
+        r = self.rng
+        nprocs = 3 if BIG else r.randint(2, 3)
+        self.roles = [[] for _ in range(nprocs)]
+        for name in ["q", "r"][:1 if r.random() < 0.6 else 2]:
+            cap = 0 if r.random() < 0.45 else r.randint(1, 2)
+            fields = ["byte"] if r.random() < 0.8 else ["byte", "bool"]
+            self.chans.append((name, cap, fields))
+            snd = r.randrange(nprocs)
+            rcv = r.choice([i for i in range(nprocs) if i != snd])
+            self.roles[snd].append((name, "send"))
+            self.roles[rcv].append((name, "recv"))
+            others = [i for i in range(nprocs) if i not in (snd, rcv)]
+            x = r.random()
+            if others and x < 0.3:
+                # a second sender (rendezvous: never a receiver too)
+                self.roles[others[0]].append((name, "send"))
+            elif others and x < 0.55 and (cap > 0 or (name, "send") not in self.roles[others[0]]):
+                # a second receiver: two processes may take one message
+                self.roles[others[0]].append((name, "recv"))
+            if cap > 0 and r.random() < 0.2:
+                # buffered: the receiver may send too (a process may read back
+                # its own messages)
+                self.roles[rcv].append((name, "send"))
+        return nprocs
+
+    def chan(self, name):
+        return next(c for c in self.chans if c[0] == name)
+
+    def field_value(self, ty, allow_var=True):
+        """A constant, or now and then a global of that type, to send."""
+        r = self.rng
+        same = [v for v in self.vars if self.vars[v] == ty]
+        if allow_var and same and r.random() < 0.3:
+            return r.choice(same)
+        if ty == "bool":
+            return r.choice(["false", "true"])
+        return str(r.choice([0, 1, 2]))
+
+    def send_op(self, name):
+        return "%s!%s" % (name, ",".join(self.field_value(t) for t in self.chan(name)[2]))
+
+    def recv_op(self, name, const_p=0.35):
+        """A receive: each field into a variable (a local of the process,
+        now and then a global of the field's type) or matching a constant.
+        Returns (text, [variables written])."""
+        r = self.rng
+        args, written = [], []
+        for k, ty in enumerate(self.chan(name)[2]):
+            if r.random() < const_p:
+                args.append(self.field_value(ty, allow_var=False))
+                continue
+            if NARROW and ty == "byte" and r.random() < 0.35:
+                # a bool takes a byte: 2 arrives as 0 (pan's 1-bit field)
+                ty = "bool"
+            # (one variable in two fields: SPIN refuses it)
+            same = [v for v in self.vars if self.vars[v] == ty and v not in args]
+            if same and r.random() < 0.35:
+                v = r.choice(same)
+            else:
+                v = "m" if ty == "byte" else "n" if "n" not in args else "k"
+                self.mvars[v] = ty
+            args.append(v)
+            written.append(v)
+        return "%s?%s" % (name, ",".join(args)), written
+
+    def value_guard(self, v, prefix):
+        """A guard on a received value, or an if on it."""
+        r = self.rng
+        ty = self.mvars.get(v) or self.vars[v]
+        c = r.choice([0, 1] if ty == "bool" else [0, 1, 2])
+        if ty == "bool":
+            atom = v if c else "!%s" % v
+        else:
+            atom = "%s == %d" % (v, c)
+        if r.random() < 0.5:
+            return ["%s(%s)" % (self.maybe_label(prefix, 0.3), atom)]
+        opts = [("(%s)" % atom, [self.assign(prefix)])]
+        opts.append(("else", [self.assign(prefix)]) if r.random() < 0.6
+                    else ("true", [self.assign(prefix)]))
+        return self.render("if", "fi", "", opts)
+
+    def chan_guard(self):
+        """A condition on a buffered channel's length."""
+        r = self.rng
+        name, cap, _ = r.choice([c for c in self.chans if c[1] > 0])
+        x = r.random()
+        if x < 0.4:
+            return "len(%s) %s %d" % (name, r.choice(["==", "<", ">"]), r.randint(0, cap))
+        return "%s(%s)" % (r.choice(["empty", "nempty", "full", "nfull"]), name)
+
+    def chan_stmt(self, prefix, role=None):
+        r = self.rng
+        if role is None:
+            buffered = [c for c in self.chans if c[1] > 0]
+            if buffered and (not self.my_roles or r.random() < 0.12):
+                return ["%s(%s)" % (self.maybe_label(prefix, 0.3), self.chan_guard())]
+            if not self.my_roles:
+                return [self.assign(prefix)]
+            role = r.choice(self.my_roles)
+        self.used_roles.add(role)
+        name, role = role
+        if role == "send":
+            out = ["%s%s" % (self.maybe_label(prefix, 0.65), self.send_op(name))]
+        else:
+            if self.kind == "deadlock" and r.random() < 0.3:
+                self.nend += 1
+                lab = "end_%d: " % self.nend
+            else:
+                lab = self.maybe_label(prefix, 0.65)
+            op, written = self.recv_op(name, const_p=0.25)
+            out = [lab + op]
+            if written and r.random() < 0.5:
+                out += self.value_guard(r.choice(written), prefix)
+        if r.random() < 0.3:
+            # what the communication enables: a hazard ingredient
+            v, c = r.choice(self.hazard_atoms)
+            out.append(self.assign(prefix, 0.5, v, c))
+        return out
+
+    def chan_option(self, prefix):
+        """A channel operation as the guard of an if/do option (unlabelled:
+        a label there is not in the subset; no else beside it: SPIN rejects
+        "dubious use of 'else' combined with i/o")."""
+        r = self.rng
+        role = r.choice(self.my_roles)
+        self.used_roles.add(role)
+        name, role = role
+        if role == "send":
+            return self.send_op(name)
+        return self.recv_op(name, const_p=0.5)[0]
 
     def option_body(self, prefix, depth):
         r = self.rng
@@ -184,8 +343,12 @@ class Gen:
         lab = self.label(prefix) + ": " if r.random() < 0.15 else ""
         opts = []
         n = r.randint(2, 3)
+        io = False
         for i in range(n):
-            if i == n - 1 and r.random() < 0.35:
+            if CHAN and self.my_roles and r.random() < 0.35:
+                guard = self.chan_option(prefix)
+                io = True
+            elif i == n - 1 and r.random() < 0.35 and not io:
                 guard = "else"
             elif r.random() < 0.4:
                 guard = "true"
@@ -228,6 +391,11 @@ class Gen:
         lab = self.label(prefix) + ": " if r.random() < 0.2 else ""
         opts = []
         for _ in range(r.randint(1, 2)):
+            if CHAN and self.my_roles and r.random() < 0.5:
+                # a loop that keeps sending or receiving
+                g = self.chan_option(prefix)
+                opts.append((g, [self.assign(prefix, p_label=0.5)]))
+                continue
             g = "true" if r.random() < 0.5 else "(%s)" % self.cond()
             if self.lvars and r.random() < 0.5:
                 # a silent local cycle: what the reduction's cycle proviso is for.
@@ -256,10 +424,14 @@ class Gen:
         self.cyclic_left -= 1
         return self.cyclic_do(prefix, depth)
 
-    def proc(self, name, prefix):
+    def proc(self, name, prefix, pid=0):
         r = self.rng
         stmts = []
         self.lvars = {}
+        if CHAN:
+            self.my_roles = self.roles[pid]
+            self.used_roles = set()
+            self.mvars = {}
         ncount = len(self.counters)
         if LOCALS:
             for v in ["x", "y"][:r.randint(1, 2)]:
@@ -282,6 +454,12 @@ class Gen:
         if r.random() < 0.7:
             v, c = r.choice(self.hazard_atoms)
             stmts.insert(r.randint(0, len(stmts)), self.assign(prefix, 0.8, v, c))
+        if CHAN:
+            # and that the process plays each of its roles on the channels
+            for role in self.my_roles:
+                if role not in self.used_roles:
+                    k = r.randint(0, len(stmts))
+                    stmts[k:k] = self.chan_stmt(prefix, role)
         stmts = self.no_jump_into_dstep(prefix, stmts)
         if (self.goto_left > 0 and r.random() < 0.5 and not self.is_compound(stmts[0])
                 and "d_step" not in stmts[0]):
@@ -305,6 +483,10 @@ class Gen:
             for c in mine:
                 lines.append("  byte %s;" % c)
             self.lvars = {}
+        if CHAN:
+            # the variables its receives write
+            for v, t in sorted(self.mvars.items()):
+                lines.append("  %s %s;" % (t, v))
         for i, st in enumerate(stmts):
             sep = ";" if i + 1 < len(stmts) else ""
             sl = st.splitlines()
@@ -317,6 +499,7 @@ class Gen:
         r = self.rng
         self.kind = r.choice(["ltl", "ltl", "ltl", "assert", "assert", "deadlock"])
         self.make_vars()
+        nprocs = self.make_chans() if CHAN else None
         self.cyclic_left = 1 if r.random() < 0.5 else 0
         self.goto_left = 1 if r.random() < 0.25 else 0
         # hazard: a conjunction of one or two atoms
@@ -328,12 +511,19 @@ class Gen:
             self.hazard_atoms.append((v, c))
         self.hazard = (" || " if r.random() < 0.2 else " && ").join(
             self.atom(v, c, False) for v, c in self.hazard_atoms)
+        if CHAN and any(c[1] > 0 for c in self.chans) and r.random() < 0.2:
+            name, cap, _ = r.choice([c for c in self.chans if c[1] > 0])
+            self.hazard = "(%s) && len(%s) == %d" % (self.hazard, name, r.randint(1, cap))
         procs = []
-        for i, (name, prefix) in enumerate([("P", "P"), ("Q", "Q"), ("R", "R")][:3 if BIG else r.randint(2, 3)]):
-            procs.append(self.proc(name, prefix))
+        if nprocs is None:
+            nprocs = 3 if BIG else r.randint(2, 3)
+        for i, (name, prefix) in enumerate([("P", "P"), ("Q", "Q"), ("R", "R")][:nprocs]):
+            procs.append(self.proc(name, prefix, i))
         if self.kind == "assert" and "assert" not in "".join(procs):
             procs.append("active proctype M() {\n  end_m: (%s) -> assert(false)\n}" % self.hazard)
         decl = []
+        for name, cap, fields in self.chans:
+            decl.append("chan %s = [%d] of { %s };" % (name, cap, ", ".join(fields)))
         for v, t in self.vars.items():
             if r.random() < 0.15:
                 decl.append("%s %s = %s;" % (t, v, self.const(v, r.choice(self.dom(v)[1:]))))

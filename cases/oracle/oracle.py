@@ -107,7 +107,11 @@ class TraceDFA:
                 if not bad[s] and s not in doomed:
                     doomed.add(s)
                     work.append(s)
-        self.settled = {s for s in graph if not bad[s] and s not in doomed}
+        # a run may end in any settled state; Model.may_end can exclude some
+        # (not in the middle of a rendezvous; ORACLE_RV_END=1 allows it)
+        ends = getattr(model, "may_end", None)
+        self.settled = {s for s in graph if not bad[s] and s not in doomed
+                        and (ends is None or ends(s))}
         self.n_states = len(graph)
         self._cfg_ids = {}
         self._cfgs = []

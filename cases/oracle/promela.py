@@ -15,7 +15,7 @@ The subset
   the globals): each instance has its own copy, part of the state,
   initialised when the process is created (no step); statements see the
   globals and their own process's locals (a local may not reuse a global's
-  name); the ltl formula sees the globals only;
+  name); the ltl formula sees the globals (and channels) only;
 * statements: ``v = e``, ``v++``, ``v--``, expression statements (guards,
   executable iff non-zero), ``assert(e)``, ``skip`` (= the guard ``1``),
   ``if :: seq ... fi``, ``do :: seq ... od``, ``else``, ``break``,
@@ -25,14 +25,18 @@ The subset
 * labels ``L: stmt``; a label names the *location* where the statement
   starts.  ``end*`` labels mark valid end locations; ``end*``,
   ``progress*`` and ``accept*`` labels are not events;
-* ``ltl NAME { [] e }`` (a safety invariant; ``[] !(p)`` is the usual form).
+* ``ltl NAME { [] e }`` (a safety invariant; ``[] !(p)`` is the usual form);
+* channels (ORACLE_GEN_CHAN models): global ``chan q = [k] of { t }`` or
+  ``{ t1, t2 }`` (k >= 1 buffered, k = 0 rendezvous), ``q!e`` / ``q!e1,e2``,
+  ``q?v``, ``q?CONST``, ``q?v,CONST`` ..., and ``len(q)``, ``empty(q)``,
+  ``nempty(q)``, ``full(q)``, ``nfull(q)`` in expressions (the ltl formula
+  may use them too); semantics in Model's docstring.  spec["chans"] keeps
+  (name, k, first field's type) and statements keep "e"/"v" for the first
+  field, as the nearest oracle (cases/nearest-oracle/interp.py, which
+  imports this parser) reads them.
 
-Parsed only, for the nearest oracle (cases/nearest-oracle/interp.py gives them
-their semantics; this file's Model refuses them as unknown statements, and the
-causality oracle's generator never writes them): global ``chan q = [k] of
-{ type }`` (spec["chans"]: (name, k, type)), ``q!e``, ``q?v``, ``len(q)`` in
-expressions (evaluated on a channel whose value is the tuple of its messages),
-and ``atomic { ... }``.
+Parsed only, for the nearest oracle (this file's Model refuses it as an
+unknown statement): ``atomic { ... }``.
 
 SPIN semantics modelled here (checked against stock pan by crosscheck.py):
 * one step = one basic statement of one process (interleaving);
@@ -54,12 +58,25 @@ SPIN semantics modelled here (checked against stock pan by crosscheck.py):
   before the system moves (including the initial state and final states:
   pan lets the claim stutter), so a state where ``e`` is false is a
   violation; invalid end states are not checked (pan: "disabled by never
-  claim"); assertions in processes still are.
+  claim"); assertions in processes still are;
+* channels: a buffered send is executable iff the channel is not full, a
+  receive iff it is not empty and the head matches its constants; a
+  rendezvous is two steps, the send (only when a receive can take the
+  message at once) into a mid-rendezvous state where only those receives
+  move (Model's docstring).
 """
 
+import os
 import re
 
 RESERVED_PREFIXES = ("end", "progress", "accept")
+
+# Whether a run may end in the middle of a rendezvous (after the send, before
+# the receive).  No (README "Executions, events, hazards", since 2026-11-27):
+# SPIN executes the handshake as one step, pan as two.  ORACLE_RV_END=1 says
+# yes, as pan -C did before, to see where that decision matters (pan then
+# disagrees).
+RV_RUNS_END = os.environ.get("ORACLE_RV_END", "0") == "1"
 
 
 class PromelaError(Exception):
@@ -115,6 +132,7 @@ _BINARY_LEVELS = [
 ]
 
 TYPES = {"bool": 1, "bit": 1, "byte": 8, "short": 16, "int": 32}
+CHAN_FUNCS = ("len", "empty", "nempty", "full", "nfull")
 
 
 class Parser:
@@ -175,13 +193,14 @@ class Parser:
         t = self.next()
         if t[0] == "num":
             return ("num", t[1])
-        if t[0] == "id" and t[1] == "len" and self.is_op("("):
-            # len(q): the number of messages in channel q (the nearest oracle's
-            # channels; the causality oracle's models have none)
+        if t[0] == "id" and t[1] in CHAN_FUNCS and self.is_op("("):
+            # len(q): the number of messages in channel q; empty(q), nempty(q),
+            # full(q), nfull(q): its predicates (ORACLE_GEN_CHAN models; the
+            # nearest oracle's use len)
             self.next()
             ch = self.expect_id()
             self.expect_op(")")
-            return ("len", ch)
+            return (t[1], ch)
         if t[0] == "id":
             if t[1] == "true":
                 return ("num", 1)
@@ -274,15 +293,28 @@ class Parser:
                 self.expect_op("}")
                 return {"k": "atomic", "body": body}
             if self.is_op("!", 1) and not self.is_op("=", 2):
-                # q!e: send on a channel (the nearest oracle's)
+                # q!e or q!e1,e2: send on a channel ("e" is the first field, as
+                # the nearest oracle reads it; "es" all of them)
                 self.next()
                 self.next()
-                return {"k": "send", "ch": w, "e": self.expr()}
+                es = [self.expr()]
+                while self.is_op(","):
+                    self.next()
+                    es.append(self.expr())
+                return {"k": "send", "ch": w, "e": es[0], "es": es}
             if self.is_op("?", 1):
-                # q?v: receive from a channel into a variable (the nearest oracle's)
+                # q?v, q?CONST, q?a,b: receive; "args" lists each field as
+                # ("var", name) (stored there) or ("num", c) (the message's field
+                # must equal c); "v" is the first field's variable (None if a
+                # constant), as the nearest oracle reads it
                 self.next()
                 self.next()
-                return {"k": "recv", "ch": w, "v": self.expect_id()}
+                args = [self.recv_arg()]
+                while self.is_op(","):
+                    self.next()
+                    args.append(self.recv_arg())
+                return {"k": "recv", "ch": w, "args": args,
+                        "v": args[0][1] if args[0][0] == "var" else None}
             if self.is_op("=", 1):
                 self.next()
                 self.next()
@@ -292,6 +324,19 @@ class Parser:
                 op = self.next()[1]
                 return {"k": "assign", "v": w, "e": ("+" if op == "++" else "-", ("var", w), ("num", 1))}
         return {"k": "expr", "e": self.expr()}
+
+    def recv_arg(self):
+        """A receive's field: a variable, or a constant the message must match."""
+        t = self.next()
+        if t[0] == "num":
+            return ("num", t[1])
+        if t[0] == "op" and t[1] == "-" and self.peek()[0] == "num":
+            return ("num", -self.next()[1])
+        if t[0] == "id" and t[1] in ("true", "false"):
+            return ("num", 1 if t[1] == "true" else 0)
+        if t[0] == "id":
+            return ("var", t[1])
+        raise PromelaError("line %d: unexpected %r in a receive" % (t[2], t[1]))
 
     def declaration(self):
         """``type name [= const] {, name [= const]} ;`` -> [(name, type, init)]."""
@@ -312,14 +357,16 @@ class Parser:
         return out
 
     def spec(self):
-        model = {"vars": [], "procs": [], "ltl": None, "chans": []}
+        model = {"vars": [], "procs": [], "ltl": None, "chans": [], "chan_fields": {}}
         while self.peek()[0] != "eof":
             t = self.peek()
             if t[0] == "id" and t[1] in TYPES:
                 model["vars"] += self.declaration()
             elif t[0] == "id" and t[1] == "chan":
-                # chan q = [k] of { type }: a global channel with one field (the
-                # nearest oracle's; the causality oracle's models have none)
+                # chan q = [k] of { type [, type] }: a global channel; k = 0 is a
+                # rendezvous.  spec["chans"] keeps (name, k, first field's type),
+                # as the nearest oracle reads it; spec["chan_fields"][name] lists
+                # every field's type
                 self.next()
                 name = self.expect_id()
                 self.expect_op("=")
@@ -330,12 +377,17 @@ class Parser:
                 self.expect_op("]")
                 self.expect_id("of")
                 self.expect_op("{")
-                ty = self.expect_id()
-                if ty not in TYPES:
-                    raise PromelaError("line %d: channel field type %s" % (t2[2], ty))
+                fields = [self.expect_id()]
+                while self.is_op(","):
+                    self.next()
+                    fields.append(self.expect_id())
+                for ty in fields:
+                    if ty not in TYPES:
+                        raise PromelaError("line %d: channel field type %s" % (t2[2], ty))
                 self.expect_op("}")
                 self.expect_op(";")
-                model["chans"].append((name, t2[1], ty))
+                model["chans"].append((name, t2[1], fields[0]))
+                model["chan_fields"][name] = fields
             elif t[0] == "id" and t[1] == "active":
                 self.next()
                 self.expect_id("proctype")
@@ -379,10 +431,19 @@ def eval_expr(e, env):
         if e[1] not in env:
             raise PromelaError("unknown variable %s" % e[1])
         return env[e[1]]
-    if k == "len":  # a channel's value is the tuple of its messages
+    if k in CHAN_FUNCS:  # a channel's value is the tuple of its messages
         if e[1] not in env or not isinstance(env[e[1]], tuple):
-            raise PromelaError("len of %s, which is no channel" % e[1])
-        return len(env[e[1]])
+            raise PromelaError("%s of %s, which is no channel" % (k, e[1]))
+        n = len(env[e[1]])
+        if k == "len":
+            return n
+        if k in ("empty", "nempty"):
+            return int((n == 0) == (k == "empty"))
+        # full/nfull need the capacity: Model.env puts it under ("cap", q)
+        cap = env.get(("cap", e[1]))
+        if cap is None:
+            raise PromelaError("%s of %s: capacity unknown" % (k, e[1]))
+        return int((n >= cap) == (k == "full"))
     if k == "!":
         return 0 if eval_expr(e[1], env) else 1
     if k == "neg":
@@ -523,6 +584,10 @@ class Proc:
                 self.trans[src].append(("assign", (st["v"], st["e"]), dst))
             elif st["k"] == "dstep":
                 self.trans[src].append(("dstep", st["body"], dst))
+            elif st["k"] == "send":
+                self.trans[src].append(("send", (st["ch"], tuple(st["es"])), dst))
+            elif st["k"] == "recv":
+                self.trans[src].append(("recv", (st["ch"], tuple(st["args"])), dst))
             else:
                 raise PromelaError("unknown statement %r" % st["k"])
 
@@ -546,12 +611,31 @@ class Model:
     (event or None, target state or VIOL).  VIOL stands for a failing
     assert step (the step is the violation).
 
-    The values are the globals, in order of declaration, then each
-    process's locals (process by process, each in order of declaration):
-    every process instance has its own copy, part of the state as in pan's
-    state vector.  A process sees the globals and its own locals; the ltl
-    formula sees the globals only.  A process that dies (-end-) loses its
-    locals: they are reset to 0, as pan removes them from the vector."""
+    The values are the globals, in order of declaration, then the global
+    channels (each the tuple of its messages, oldest first, a message the
+    tuple of its fields), then each process's locals (process by process,
+    each in order of declaration): every process instance has its own copy,
+    part of the state as in pan's state vector.  A process sees the globals,
+    the channels and its own locals; the ltl formula sees the globals and the
+    channels.  A process that dies (-end-) loses its locals: they are reset to
+    0, as pan removes them from the vector.
+
+    Channels (ORACLE_GEN_CHAN models).  ``q!e`` on a buffered channel is
+    executable iff q holds fewer than its capacity; ``q?args`` iff q is not
+    empty and each constant field of args equals the head's (it takes the
+    head and stores its other fields in the variables).  A rendezvous
+    (capacity 0) is two steps, as pan moves and as SPIN's trail shows them:
+    the send is executable iff some *other* process is at a receive on that
+    channel that matches the message; it moves the sender on and leaves the
+    message in the channel (a *mid-rendezvous* state, vals holds it); there
+    the only steps are the receives on that channel that match it (no other
+    statement, no else, no -end-), each taking the message.  A send that no
+    receive could follow is no step at all (pan tries it, finds no receive
+    and undoes it), so a mid-rendezvous state always has a step: it is never
+    an invalid end state.  Not in the subset (rejected): a process that both
+    sends and receives on one rendezvous channel, channel operations inside
+    d_step; ``else`` at a location with a send or receive is an error for
+    SPIN too ("dubious use of 'else' combined with i/o")."""
 
     VIOL = "VIOL"
 
@@ -561,11 +645,23 @@ class Model:
         if len(set(self.vars)) != len(self.vars):
             raise PromelaError("duplicate variable")
         self.types = {v[0]: v[1] for v in spec["vars"]}
-        # value slots: globals, then "Proc:x" per process and local
+        # value slots: globals, then channels, then "Proc:x" per process and local
         self.slots = [v[0] for v in spec["vars"]]
         self.slot_types = [v[1] for v in spec["vars"]]
         inits = [store(v[1], v[2]) for v in spec["vars"]]
-        gscope = {v: j for j, v in enumerate(self.vars)}
+        self.chans = {}  # name -> (capacity, field types, slot)
+        for name, cap, _ in spec.get("chans", []):
+            if name in self.types or name in self.chans:
+                raise PromelaError("channel %s: name used twice" % name)
+            fields = tuple(spec["chan_fields"][name])
+            self.chans[name] = (cap, fields, len(self.slots))
+            self.slots.append(name)
+            self.slot_types.append("chan")
+            inits.append(())
+        self.rv_slots = tuple(c[2] for c in self.chans.values() if c[0] == 0)
+        self.caps = {("cap", n): c[0] for n, c in self.chans.items()}
+        gscope = {v: j for j, v in enumerate(self.slots)}
+        self.gscope = gscope
         self.scopes = []   # per process: visible name -> slot
         self.local_slots = []  # per process: its own slots
         for p in spec["procs"]:
@@ -592,19 +688,76 @@ class Model:
                     if lab in seen:
                         raise PromelaError("label %s used twice (the subset wants unique labels)" % lab)
                     seen[lab] = p.name
+        self._check_channel_ops()
         self.events = sorted(
             {p.event_of(l) for p in self.procs for l in range(len(p.trans))} - {None})
         self.init = (tuple(0 for _ in self.procs), self.init_vals)
 
+    def _check_channel_ops(self):
+        rv_roles = {}  # (rendezvous channel, process) -> {"send", "recv"}
+        for i, p in enumerate(self.procs):
+            for loc, trs in enumerate(p.trans):
+                if any(t[0] == "else" for t in trs) and any(t[0] in ("send", "recv") for t in trs):
+                    # SPIN: "dubious use of 'else' combined with i/o"
+                    raise PromelaError("%s: else beside a send or receive" % p.name)
+                for kind, pay, dst in trs:
+                    if kind not in ("send", "recv"):
+                        continue
+                    ch, args = pay
+                    if ch not in self.chans:
+                        raise PromelaError("%s: %s is no channel" % (p.name, ch))
+                    cap, fields, _ = self.chans[ch]
+                    if len(args) != len(fields):
+                        raise PromelaError("%s: %s has %d fields, not %d" % (
+                            p.name, ch, len(fields), len(args)))
+                    if kind == "recv":
+                        names = [a[1] for a in args if a[0] == "var"]
+                        if len(set(names)) < len(names):
+                            # SPIN: "cannot use var in multiple msg fields"
+                            raise PromelaError("%s: one variable in two fields of a receive"
+                                               % p.name)
+                        for a in args:
+                            if a[0] == "var" and (a[1] not in self.scopes[i]
+                                                  or self.slot_types[self.scopes[i][a[1]]] == "chan"):
+                                raise PromelaError("%s: receive into %s, no variable" % (p.name, a[1]))
+                    if cap == 0:
+                        rv_roles.setdefault((ch, i), set()).add(kind)
+        for (ch, i), roles in rv_roles.items():
+            if len(roles) > 1:
+                raise PromelaError("%s both sends and receives on rendezvous channel %s (not in "
+                                   "the subset)" % (self.procs[i].name, ch))
+
     def env(self, vals, i=None):
-        """Names -> values as process i sees them (i None: the globals)."""
-        if i is None:
-            return dict(zip(self.vars, vals))
-        return {v: vals[j] for v, j in self.scopes[i].items()}
+        """Names -> values as process i sees them (i None: the globals and
+        channels, what the ltl formula sees)."""
+        scope = self.gscope if i is None else self.scopes[i]
+        d = {v: vals[j] for v, j in scope.items()}
+        if self.caps:
+            d.update(self.caps)
+        return d
 
     @property
     def has_locals(self):
-        return len(self.slots) > len(self.vars)
+        return any(self.local_slots)
+
+    @property
+    def has_rendezvous(self):
+        return bool(self.rv_slots)
+
+    def pending(self, vals):
+        """The slot of the rendezvous channel whose handshake is under way
+        (mid-rendezvous state), or None."""
+        for j in self.rv_slots:
+            if vals[j]:
+                return j
+        return None
+
+    def mid_rendezvous(self, s):
+        return s != self.VIOL and self.pending(s[1]) is not None
+
+    def may_end(self, s):
+        """Whether a (good) run may end in state s (RV_RUNS_END above)."""
+        return RV_RUNS_END or not self.mid_rendezvous(s)
 
     def is_bad_state(self, s):
         """The violation that a state itself is: never claim or invalid end."""
@@ -615,8 +768,73 @@ class Model:
             return False
         return not all(loc == DEAD or p.valid_end(loc) for p, loc in zip(self.procs, locs))
 
+    @staticmethod
+    def _matches(args, msg):
+        return all(a[0] == "var" or a[1] == f for a, f in zip(args, msg))
+
+    def _message(self, ch, es, env):
+        fields = self.chans[ch][1]
+        return tuple(store(ty, eval_expr(e, env)) for ty, e in zip(fields, es))
+
+    def _receive(self, vals, i, j, args):
+        """vals after process i took the head of the channel in slot j."""
+        nv = list(vals)
+        msg = nv[j][0]
+        nv[j] = nv[j][1:]
+        for a, f in zip(args, msg):
+            if a[0] == "var":
+                k = self.scopes[i][a[1]]
+                nv[k] = store(self.slot_types[k], f)
+        return tuple(nv)
+
+    def _can_receive(self, locs, sender, ch, msg):
+        """Some process other than sender is at a receive on ch matching msg."""
+        for r, p in enumerate(self.procs):
+            loc = locs[r]
+            if r == sender or loc == DEAD or loc == p.END:
+                continue
+            for kind, pay, dst in p.trans[loc]:
+                if kind == "recv" and pay[0] == ch and self._matches(pay[1], msg):
+                    return True
+        return False
+
+    def _enabled(self, kind, pay, env, locs, i):
+        if kind == "expr":
+            return bool(eval_expr(pay, env))
+        if kind in ("assign", "assert"):
+            return True
+        if kind == "dstep":
+            return self._dstep_enabled(pay, env)
+        if kind == "send":
+            ch, es = pay
+            cap = self.chans[ch][0]
+            if cap > 0:
+                return len(env[ch]) < cap
+            return self._can_receive(locs, i, ch, self._message(ch, es, env))
+        if kind == "recv":
+            ch, args = pay
+            q = env[ch]
+            # a rendezvous receive moves only as the second half of a handshake
+            return self.chans[ch][0] > 0 and len(q) > 0 and self._matches(args, q[0])
+        return False
+
     def _steps(self, s, with_die=True):
         locs, vals = s
+        pend = self.pending(vals) if self.rv_slots else None
+        if pend is not None:
+            # mid-rendezvous: only the receives that complete the handshake
+            ch = self.slots[pend]
+            msg = vals[pend][0]
+            for i, p in enumerate(self.procs):
+                loc = locs[i]
+                if loc == DEAD or loc == p.END:
+                    continue
+                ev = p.event_of(loc)
+                for kind, pay, dst in p.trans[loc]:
+                    if kind == "recv" and pay[0] == ch and self._matches(pay[1], msg):
+                        nl = locs[:i] + (dst,) + locs[i + 1:]
+                        yield (ev, (nl, self._receive(vals, i, pend, pay[1])))
+            return
         for i, p in enumerate(self.procs):
             loc = locs[i]
             if loc == DEAD:
@@ -632,14 +850,8 @@ class Model:
             scope = self.scopes[i]
             ev = p.event_of(loc)
             trs = p.trans[loc]
-            enabled_other = False
-            for kind, pay, dst in trs:
-                if kind == "expr" and eval_expr(pay, env):
-                    enabled_other = True
-                elif kind in ("assign", "assert"):
-                    enabled_other = True
-                elif kind == "dstep" and self._dstep_enabled(pay, env):
-                    enabled_other = True
+            enabled_other = any(self._enabled(kind, pay, env, locs, i)
+                                for kind, pay, dst in trs if kind != "else")
             for kind, pay, dst in trs:
                 nl = locs[:i] + (dst,) + locs[i + 1:]
                 if kind == "else":
@@ -660,6 +872,18 @@ class Model:
                     j = scope[var]
                     nv = vals[:j] + (store(self.slot_types[j], eval_expr(e, env)),) + vals[j + 1:]
                     yield (ev, (nl, nv))
+                elif kind == "send":
+                    if not self._enabled(kind, pay, env, locs, i):
+                        continue
+                    ch, es = pay
+                    j = self.chans[ch][2]
+                    nv = vals[:j] + (vals[j] + (self._message(ch, es, env),),) + vals[j + 1:]
+                    yield (ev, (nl, nv))
+                elif kind == "recv":
+                    if not self._enabled(kind, pay, env, locs, i):
+                        continue
+                    ch, args = pay
+                    yield (ev, (nl, self._receive(vals, i, self.chans[ch][2], args)))
                 elif kind == "dstep":
                     if not self._dstep_enabled(pay, env):
                         continue
@@ -719,7 +943,8 @@ class Model:
 
     def explore_no_violations(self):
         """State count as pan -A -E with -DNOCLAIM sees it: failing asserts
-        continue to their next location."""
+        continue to their next location.  Mid-rendezvous states are not
+        counted: pan does not store them."""
         seen = set()
         todo = [self.init]
         while todo:
@@ -730,7 +955,7 @@ class Model:
             locs, vals = s
             for i, p in enumerate(self.procs):
                 loc = locs[i]
-                if loc in (DEAD,) or loc == p.END:
+                if loc in (DEAD,) or loc == p.END or self.pending(vals) is not None:
                     continue
                 for kind, pay, dst in p.trans[loc]:
                     if kind == "dstep" and any(st["k"] == "assert" for st in pay):
@@ -745,9 +970,9 @@ class Model:
         # SPIN hides global variables that are never read (it only warns
         # "hidden variable"): they are not in pan's state vector, so pan
         # counts states that differ only in them once.  They cannot change
-        # behaviour, so this matters for the state count only.  Locals are
-        # always kept (crosscheck.py compiles models with locals with
-        # spin -o1 -o3, which keeps them in the vector as they are).
+        # behaviour, so this matters for the state count only.  Locals and
+        # channels are always kept (crosscheck.py compiles models with locals
+        # with spin -o1 -o3, which keeps them in the vector as they are).
         read = set()
         for i, p in enumerate(self.procs):
             names = set()
@@ -757,14 +982,22 @@ class Model:
                         names |= expr_vars(pay)
                     elif kind == "assign":
                         names |= expr_vars(pay[1])
+                    elif kind == "send":
+                        for e in pay[1]:
+                            names |= expr_vars(e)
+                    elif kind == "recv":
+                        # SPIN keeps a variable a receive writes (checked:
+                        # no "hidden" warning for it)
+                        names |= {a[1] for a in pay[1] if a[0] == "var"}
                     elif kind == "dstep":
                         for st in pay:
                             names |= expr_vars(st["e"])
             read |= {self.scopes[i][v] for v in names if v in self.scopes[i]}
         if self.ltl is not None:
-            read |= {self.vars.index(v) for v in expr_vars(self.ltl) if v in self.vars}
+            read |= {self.gscope[v] for v in expr_vars(self.ltl) if v in self.gscope}
         keep = [j for j in range(len(self.slots)) if j in read or j >= len(self.vars)]
-        return len({(locs, tuple(vals[j] for j in keep)) for locs, vals in seen})
+        return len({(locs, tuple(vals[j] for j in keep)) for locs, vals in seen
+                    if self.pending(vals) is None})
 
 
 def expr_vars(e):
@@ -772,6 +1005,8 @@ def expr_vars(e):
         return {e[1]}
     if e[0] == "num":
         return set()
+    if e[0] in CHAN_FUNCS:
+        return {e[1]}  # reads the channel
     out = set()
     for sub in e[1:]:
         out |= expr_vars(sub)
