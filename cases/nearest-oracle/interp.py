@@ -21,28 +21,55 @@ location; "die" for -end-), line (the line `spin -t -p` prints for it), event
 violates: a failing assert).  The subset and the SPIN semantics are the
 causality oracle's (see its README): statements v = e, v++, v--, guards,
 assert, skip, if/do with else, break, goto, d_step; labels name locations;
-end* labels make valid end locations; one `ltl { [] e }` checked in every
-state (then invalid end states are not checked, as pan does with a never
-claim).  Added here (gen.py's NEAREST_GEN_RICH models): process-local
-variables (declared at the start of a body; a process sees its own locals,
-then the globals), global channels `chan q = [k] of { T }` with one field:
-`q!e` (executable while fewer than k messages), `q?v` (while not empty; takes
-the oldest), `len(q)` in expressions; rendezvous channels (k = 0: the send is a
-step only when another process can receive now, the message then waits in the
-channel and the next step is one of those receives, as pan moves; the send
-and the receive are two steps, as in SPIN's trail), and `atomic { ... }` over
-basic statements (after a step into its inside only that process moves while
-it can; where it blocks any process may, and it holds atomicity again when it
-moves on inside).  Not modelled (gen.py draws no such model): SPIN's statement
-merging (-o3) and dead-variable resets (-o1), a never claim with a rendezvous,
-a rendezvous inside an atomic, `else` beside a rendezvous operation.  Checked
-against stock pan's "states, stored" (SAFETY, NOREDUCE, -A -E, asserts made
-to pass here) on the 27 models without ltl of rich seeds 1-30 (2026-11-26):
-equal on 26, counting the states without a pending move (pan stores no state
-inside an atomic sequence or in the middle of a rendezvous); on the other
-(seed 15) pan hides a global that only its own assignments read, which this
-graph keeps (its states then count twice; a value SPIN hides is no variable
-for the distance: reference.py reads pan.h).
+end* labels make valid end locations; one `ltl { [] e }` checked where pan's
+never claim moves (then invalid end states are not checked, as pan does with a
+never claim): in every state without a pending move, not inside an atomic
+sequence its process still holds nor between a rendezvous' send and its receive
+(pan.c gives the claim no move after a move with t->atom&2 or with boq set;
+found 2026-11-27: a state inside an atomic sequence was checked, so a model
+whose atomic sequence passes through a state the formula forbids had, for this
+file, a violation pan never reports).  Added here (gen.py's NEAREST_GEN_RICH
+models): process-local variables (declared at the start of a body; a process
+sees its own locals, then the globals), global channels `chan q = [k] of { T }`
+with one field: `q!e` (executable while fewer than k messages), `q?v` (while
+not empty; takes the oldest), `len(q)` in expressions; rendezvous channels
+(k = 0: the send is a step only when another process can receive now, the
+message then waits in the channel and the next step is one of those receives,
+as pan moves; the send and the receive are two steps, as in SPIN's trail), and
+`atomic { ... }` over basic statements (after a step into its inside only that
+process moves while it can; where it blocks any process may, and it holds
+atomicity again when it moves on inside).  NEAREST_GEN_RICH2 (2026-11-27;
+RichParser reads it): channels of two fields (`chan q = [k] of { byte, byte }`,
+a message the tuple of its fields), `q!e1,e2`, receives whose fields are
+variables or constants (`q?1,v`: a buffered one is executable when the oldest
+message's field is 1, a rendezvous send only when some other process stands at
+a receive that takes its message), rendezvous operations inside atomic
+sequences (pan.c: after a rendezvous send no process holds atomicity until the
+receive; the receiver holds it after the receive when it moved inside an atomic
+sequence of its own, else nobody does; the sender holds it again once it moves
+on inside; a send that no receive can take is no step, so an atomic sequence
+blocked at one loses atomicity there), channel operations opening if/do
+options, and never claims with rendezvous channels (the claim does not move
+mid-handshake).  NEAREST_GEN_MERGE: SPIN's statement merging inside atomic
+sequences (merge_chains: a statement other than a send takes the assignments
+and asserts right after it into its move; the move's reads are its first
+statement's, as pancause reads a merged transition's text).  Not modelled
+(gen.py draws no such model): merging outside atomic sequences and
+dead-variable resets (-o1); `else` beside an option that opens with a channel
+operation is refused by SPIN itself ("dubious use of 'else' combined with
+i/o").  Checked against stock pan's "states, stored" (SAFETY, NOREDUCE, -A -E,
+asserts made to pass here) on the 27 models without ltl of rich seeds 1-30
+(2026-11-26): equal on 26, counting the states without a pending move (pan
+stores no state inside an atomic sequence or in the middle of a rendezvous); on
+the other (seed 15) pan hides a global that only its own assignments read,
+which this graph keeps (its states then count twice; a value SPIN hides is no
+variable for the distance: reference.py reads pan.h). spincheck.py makes that
+comparison, projected on what pan keeps, and compares whether a violation is
+reachable with stock pan's search (2026-11-27): RICH2 seeds 1-300 and 299 raw
+RICH2 candidates (gen.py's draws before its violation and success filters, 120
+of them without a violation; one more was over its bound), all equal; MERGE
+seeds 1-40 and 150 raw MERGE candidates (70 without a violation, 26 with a
+merged move), all equal.
 """
 
 import os
@@ -60,6 +87,123 @@ VIOL = "VIOL"
 Step = namedtuple("Step", "pid loc k line event target")
 
 
+class RichParser(Parser):
+    """The causality oracle's parser, plus what NEAREST_GEN_RICH2 models add,
+    parsed here (so that this file does not follow that parser's own growth):
+    channels of several fields (`chan q = [k] of { byte, byte }`, spec["chans"]
+    then gives (name, k, (type, type))), sends of several expressions `q!e1,e2`
+    ({"k": "send", "ch", "es"}) and receives whose fields are variables or
+    constants `q?v`, `q?1,v` ({"k": "recv", "ch", "args": [("var", name) or
+    ("num", c)]}: the message's field must equal c).  Channel declarations are
+    read off the token list before the base parser sees it."""
+
+    def __init__(self, text):
+        super().__init__(text)
+        self.chan_decls = self._strip_chans()
+
+    def _strip_chans(self):
+        toks, keep, decls, depth, i = self.toks, [], [], 0, 0
+
+        def want(k, kind, val=None):
+            t = toks[k]
+            if t[0] != kind or (val is not None and t[1] != val):
+                raise PromelaError("line %d: channel declaration: expected %s, got %r" %
+                                   (t[2], val or kind, t[1]))
+            return t[1]
+
+        while i < len(toks):
+            t = toks[i]
+            if depth == 0 and t[0] == "id" and t[1] == "chan":
+                name = want(i + 1, "id")
+                want(i + 2, "op", "=")
+                want(i + 3, "op", "[")
+                cap = want(i + 4, "num")
+                want(i + 5, "op", "]")
+                want(i + 6, "id", "of")
+                want(i + 7, "op", "{")
+                fields, k = [want(i + 8, "id")], i + 9
+                while toks[k][:2] == ("op", ","):
+                    fields.append(want(k + 1, "id"))
+                    k += 2
+                want(k, "op", "}")
+                want(k + 1, "op", ";")
+                for ty in fields:
+                    if ty not in ("bool", "bit", "byte", "short", "int"):
+                        raise PromelaError("line %d: channel field type %s" % (t[2], ty))
+                decls.append((name, cap, fields[0] if len(fields) == 1 else tuple(fields)))
+                i = k + 2
+                continue
+            if t[0] == "op" and t[1] == "{":
+                depth += 1
+            elif t[0] == "op" and t[1] == "}":
+                depth -= 1
+            keep.append(t)
+            i += 1
+        self.toks = keep
+        return decls
+
+    def spec(self):
+        model = super().spec()
+        model["chans"] = list(self.chan_decls)
+        return model
+
+    def _recv_arg(self):
+        t = self.next()
+        if t[0] == "num":
+            return ("num", t[1])
+        if t[0] == "id" and t[1] in ("true", "false"):
+            return ("num", int(t[1] == "true"))
+        if t[0] == "id":
+            return ("var", t[1])
+        raise PromelaError("line %d: unexpected %r in a receive" % (t[2], t[1]))
+
+    def stmt(self):
+        t = self.peek()
+        if t[0] == "id" and self.is_op("!", 1) and not self.is_op("=", 2):
+            self.next()
+            self.next()
+            es = [self.expr()]
+            while self.is_op(","):
+                self.next()
+                es.append(self.expr())
+            return {"k": "send", "ch": t[1], "es": es}
+        if t[0] == "id" and self.is_op("?", 1):
+            self.next()
+            self.next()
+            args = [self._recv_arg()]
+            while self.is_op(","):
+                self.next()
+                args.append(self._recv_arg())
+            return {"k": "recv", "ch": t[1], "args": args}
+        return super().stmt()
+
+
+def merge_chains(body):
+    """An atomic sequence's statements as SPIN's pan.m moves them (its statement
+    merging, on by default): inside an atomic sequence a statement that is not a
+    send takes the assignments and asserts right after it along into its own move
+    (as checked with spin -a, 2026-11-27: `atomic { (z == 0); x = 1; y = 2 }` is
+    one move, `x = 1; q!1; y = 2` three, `q?1,a; x = a` one, `x = 1; (y > 0)` two;
+    merging outside atomic sequences, on locals only, is not modelled: gen.py
+    keeps no model where pan.m merges anything else).  Such a run of statements is
+    one {"k": "chain", "head", "tail"}; it never forms in the models of
+    NEAREST_GEN_RICH or RICH2, whose atomic sequences go on with guards and
+    channel operations only."""
+    out = []
+    for st in body:
+        prev = out[-1] if out else None
+        if prev is not None and st["k"] in ("assign", "assert") and \
+                prev["k"] not in ("send", "dstep"):
+            if prev["k"] == "chain":
+                prev["tail"].append(st)
+            else:
+                out[-1] = {"k": "chain", "head": prev, "tail": [st], "line": prev["line"],
+                           "labels": prev["labels"]}
+        else:
+            out.append(st)
+    return out
+
+
 class Automaton:
     """One proctype: locations 0..n-1 (0 initial, END the closing brace);
     trans[loc] = list of (kind, payload, dst, lines), lines = the source lines
@@ -69,6 +213,11 @@ class Automaton:
         self.name = name
         self.trans, self.labels, self.gotos = [], [], {}
         self.inner = set()  # locations inside an atomic sequence (after its first statement)
+        # SPIN's statement merging inside atomic sequences (merge_chains): (loc, k) -> the
+        # statements pan executes after transition k of loc in the same move; line ->
+        # the number of statements each transition of an atomic sequence on that line
+        # takes along, in source order (gen.py compares it with pan.m)
+        self.tails, self.line_chains = {}, {}
         entry = self._new()
         self.END = self._new()
         self._seq(body, entry, self.END, None)
@@ -142,10 +291,12 @@ class Automaton:
                 self.trans[src].append((k, st["e"], dst, (st["line"],)))
             elif k == "assign":
                 self.trans[src].append(("assign", (st["v"], st["e"]), dst, (st["line"],)))
-            elif k == "send":
-                self.trans[src].append(("send", (st["ch"], st["e"]), dst, (st["line"],)))
-            elif k == "recv":
-                self.trans[src].append(("recv", (st["ch"], st["v"]), dst, (st["line"],)))
+            elif k == "send":  # (channel, its fields' expressions)
+                self.trans[src].append(("send", (st["ch"], tuple(st["es"])), dst,
+                                        (st["line"],)))
+            elif k == "recv":  # (channel, its fields: ("var", v) or ("num", c))
+                self.trans[src].append(("recv", (st["ch"], tuple(st["args"])), dst,
+                                        (st["line"],)))
             elif k == "atomic":
                 for inner in st["body"]:
                     if inner["k"] not in ("expr", "assign", "send", "recv", "assert") or \
@@ -153,8 +304,14 @@ class Automaton:
                         raise PromelaError("line %d: only unlabelled basic statements inside "
                                            "atomic" % inner["line"])
                 first = len(self.trans)
-                self._seq(st["body"], src, dst, brk)
+                body = merge_chains(st["body"])
+                self.line_chains.setdefault(st["line"], []).extend(
+                    len(x["tail"]) if x["k"] == "chain" else 0 for x in body)
+                self._seq(body, src, dst, brk)
                 self.inner |= set(range(first, len(self.trans)))
+            elif k == "chain":  # the head's transition, taking the tail along
+                self._seq([st["head"]], src, dst, brk)
+                self.tails[(src, len(self.trans[src]) - 1)] = st["tail"]
             elif k == "dstep":
                 lines = (st["line"], st["body"][0]["line"])
                 self.trans[src].append(("dstep", st["body"], dst, lines))
@@ -191,12 +348,12 @@ class Model:
     not in the other differs).  A channel's value is the tuple of its messages."""
 
     def __init__(self, text):
-        spec = Parser(text).spec()
+        spec = RichParser(text).spec()
         self.gvars = [v[0] for v in spec["vars"]]
         self.vars = list(self.gvars)
         self.types = {v[0]: v[1] for v in spec["vars"]}
         inits = [store(v[1], v[2]) for v in spec["vars"]]
-        self.chans = {}  # name -> (capacity, field type)
+        self.chans = {}  # name -> (capacity, field type, or a tuple of them (several fields))
         for name, cap, ty in spec.get("chans", []):
             if name in self.types:
                 raise PromelaError("channel %s: name used twice" % name)
@@ -220,6 +377,22 @@ class Model:
             self.scopes.append(scope)
             self.local_slots.append(tuple(mine))
         self.procs = [Automaton(p["name"], p["body"]) for p in spec["procs"]]
+        for pid, p in enumerate(self.procs):  # channel operations fit their channels
+            for trs in p.trans:
+                for kind, pay, _, _ in trs:
+                    if kind not in ("send", "recv"):
+                        continue
+                    ch, fields = pay
+                    if ch not in self.chans or self.scopes[pid].get(ch) is None:
+                        raise PromelaError("%s: %s is no channel" % (p.name, ch))
+                    ty = self.chans[ch][1]
+                    if len(fields) != (1 if isinstance(ty, str) else len(ty)):
+                        raise PromelaError("%s: %s takes %d fields" % (p.name, ch, len(fields)))
+                    if kind == "recv" and any(
+                            a[0] == "var" and (a[1] not in self.scopes[pid] or
+                                               self.types[self.vars[self.scopes[pid][a[1]]]]
+                                               == "chan") for a in fields):
+                        raise PromelaError("%s: a receive into no variable" % p.name)
         # with an atomic sequence or a rendezvous channel, vals ends with one more
         # slot, no variable (never in kept, no name in a scope): the move pan must
         # take next, None (any), ("a", pid) (pid holds atomicity) or ("rv", j,
@@ -238,6 +411,9 @@ class Model:
             for trs in p.trans:
                 for kind, pay, _, _ in trs:
                     read |= {self.vars[j] for j in self.trans_reads(pid, kind, pay)}
+            for tail in p.tails.values():  # a merged statement's reads count too
+                for st in tail:
+                    read |= {self.vars[j] for j in self.resolve(pid, expr_vars(st["e"]))}
         nglob = len(self.gvars)
         self.kept = [i for i, v in enumerate(self.vars) if i >= nglob or v in read]
 
@@ -258,7 +434,9 @@ class Model:
         elif kind == "assign":
             names = expr_vars(pay[1])
         elif kind == "send":
-            names = expr_vars(pay[1]) | ({pay[0]} if SEND_READS_CHAN else set())
+            for e in pay[1]:
+                names |= expr_vars(e)
+            names |= {pay[0]} if SEND_READS_CHAN else set()
         elif kind == "recv":
             names = {pay[0]}
         elif kind == "dstep":
@@ -305,6 +483,32 @@ class Model:
         return x
 
     def _steps(self, s, only=None, rv=None):
+        out = self._steps1(s, only, rv)
+        if not any(p.tails for p in self.procs):
+            return out
+        return [x if x.k == "die" or (x.loc, x.k) not in self.procs[x.pid].tails else
+                x._replace(target=self._tail(x.pid, self.procs[x.pid].tails[(x.loc, x.k)],
+                                             x.target)) for x in out]
+
+    def _tail(self, pid, tail, t):
+        """The state after a merged move's tail (merge_chains): its assignments in
+        order, or VIOL where one of its asserts fails."""
+        if t == VIOL:
+            return VIOL
+        locs, vals = t
+        nv = list(vals)
+        scope = self.scopes[pid]
+        env = self.env(vals, pid)
+        for st in tail:
+            if st["k"] == "assert":
+                if not eval_expr(st["e"], env):
+                    return VIOL
+                continue
+            j = scope[st["v"]]
+            nv[j] = env[st["v"]] = store(self.types[self.vars[j]], eval_expr(st["e"], env))
+        return (locs, tuple(nv))
+
+    def _steps1(self, s, only=None, rv=None):
         locs, vals = s
         out = []
         for pid, p in enumerate(self.procs):
@@ -325,7 +529,8 @@ class Model:
             trs = p.trans[loc]
             if rv is not None:  # only the receives of the offered message
                 for k, (kind, pay, dst, lines) in enumerate(trs):
-                    if kind == "recv" and scope[pay[0]] == rv[1] and pid != rv[2]:
+                    if kind == "recv" and scope[pay[0]] == rv[1] and pid != rv[2] and \
+                            self._matches(pay[1], vals[rv[1]][0]):
                         nl = locs[:pid] + (dst,) + locs[pid + 1:]
                         out.append(Step(pid, loc, k, lines, ev, self._recv(s, pid, pay, nl)))
                 continue
@@ -353,10 +558,10 @@ class Model:
                     nv[j] = store(self.types[self.vars[j]], eval_expr(e, env))
                     out.append(Step(pid, loc, k, lines, ev, (nl, self._tok(nv, nxt))))
                 elif kind == "send":
-                    ch, e = pay
+                    ch = pay[0]
                     j = scope[ch]
                     nv = list(vals)
-                    nv[j] = vals[j] + (store(self.chans[ch][1], eval_expr(e, env)),)
+                    nv[j] = vals[j] + (self._message(ch, pay[1], env),)
                     if self.chans[ch][0] == 0:
                         nxt = ("rv", j, pid)
                     out.append(Step(pid, loc, k, lines, ev, (nl, self._tok(nv, nxt))))
@@ -378,14 +583,42 @@ class Model:
             return tuple(vals)
         return tuple(vals[:-1]) + (tok,)
 
+    def _message(self, ch, es, env):
+        """The message a send of the expressions es puts in channel ch: a value
+        (one field) or a tuple of values (several), each stored as its field's
+        type."""
+        ty = self.chans[ch][1]
+        if isinstance(ty, str):
+            if len(es) != 1:
+                raise PromelaError("send of %d fields on %s, which has 1" % (len(es), ch))
+            return store(ty, eval_expr(es[0], env))
+        if len(es) != len(ty):
+            raise PromelaError("send of %d fields on %s, which has %d" % (len(es), ch, len(ty)))
+        return tuple(store(t, eval_expr(e, env)) for t, e in zip(ty, es))
+
+    @staticmethod
+    def _fields(msg):
+        return msg if isinstance(msg, tuple) else (msg,)
+
+    def _matches(self, args, msg):
+        """Whether a receive with fields args takes msg: each constant field
+        equals the message's (SPIN compares the field as stored)."""
+        fs = self._fields(msg)
+        if len(fs) != len(args):
+            raise PromelaError("receive of %d fields from a channel of %d" % (len(args), len(fs)))
+        return all(a[0] == "var" or a[1] == f for a, f in zip(args, fs))
+
     def _recv(self, s, pid, pay, nl):
-        ch, var = pay
+        ch, args = pay
         scope = self.scopes[pid]
-        j, jv = scope[ch], scope[var]
+        j = scope[ch]
         nv = list(s[1])
         msg = nv[j][0]
         nv[j] = nv[j][1:]
-        nv[jv] = store(self.types[self.vars[jv]], msg)
+        for a, f in zip(args, self._fields(msg)):
+            if a[0] == "var":
+                jv = scope[a[1]]
+                nv[jv] = store(self.types[self.vars[jv]], f)
         nxt = ("a", pid) if nl[pid] in self.procs[pid].inner else None
         return (nl, self._tok(nv, nxt))
 
@@ -398,21 +631,26 @@ class Model:
         if kind == "send":
             cap = self.chans[pay[0]][0]
             if cap == 0:  # a rendezvous: some other process can receive it now
-                return any(self._can_receive(s, r, pay[0]) for r in range(len(self.procs))
+                msg = self._message(pay[0], pay[1], env)
+                return any(self._can_receive(s, r, pay[0], msg) for r in range(len(self.procs))
                            if r != pid)
             return len(env[pay[0]]) < cap
         if kind == "recv":
-            # a rendezvous receive moves only as the second half of a handshake
-            return self.chans[pay[0]][0] > 0 and len(env[pay[0]]) > 0
+            # a rendezvous receive moves only as the second half of a handshake; a
+            # buffered one takes the oldest message, when its constants match it
+            q = env[pay[0]]
+            return self.chans[pay[0]][0] > 0 and len(q) > 0 and self._matches(pay[1], q[0])
         return kind in ("assign", "assert")
 
-    def _can_receive(self, s, r, ch):
+    def _can_receive(self, s, r, ch, msg):
+        """Whether process r stands at a receive on ch that takes msg."""
         loc = s[0][r]
         p = self.procs[r]
         if loc == DEAD or loc == p.END:
             return False
         j = self.scopes[r].get(ch)
-        return any(kind == "recv" and self.scopes[r][pay[0]] == j for kind, pay, _, _ in p.trans[loc])
+        return any(kind == "recv" and self.scopes[r][pay[0]] == j and self._matches(pay[1], msg)
+                   for kind, pay, _, _ in p.trans[loc])
 
     def _dstep(self, pid, body, env, nl, vals):
         e2 = dict(env)
@@ -437,6 +675,12 @@ class Model:
         and some live process is neither at its end nor at an end* label."""
         locs, vals = s
         if self.ltl is not None:
+            # pan's claim moves only between whole moves: not inside an atomic
+            # sequence its process still holds, nor between a rendezvous' send and
+            # its receive (pan.c: a move with t->atom&2 or boq set keeps the claim's
+            # turn away), so those states are never checked
+            if self.token and vals[-1] is not None:
+                return False
             return not eval_expr(self.ltl, self.env(vals))
         if self.steps(s):
             return False

@@ -18,7 +18,9 @@ keeps, the channels (contents), and the locals of the processes alive there (a
 dead process's locals do not exist: they differ from existing ones and not
 from each other); Wc's default counts the most variables of a state of a.
 The model subset is interp.py's, with NEAREST_GEN_RICH's locals, channels,
-rendezvous and atomic sequences; SPIN is the semantics (a rendezvous send no
+rendezvous and atomic sequences (and NEAREST_GEN_RICH2's two-field channels,
+constant receives, rendezvous inside atomic sequences, channel operations as
+option guards, never claims with rendezvous); SPIN is the semantics (a rendezvous send no
 process can receive is no step, as in SPIN's trail), and a finite b does not end
 between a rendezvous' send and its receive (good_end; it may end inside an atomic
 sequence, as pancause's b does).

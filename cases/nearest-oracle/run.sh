@@ -6,7 +6,9 @@
 # minimal distance, C's good run, replayed by SPIN, must be a real successful run, and
 # C's Δ-slice on it must be slice_ref.py's (batch.py says how).  Failing cases are kept, with a repro.sh, in
 # ${TMPDIR:-/tmp}/nearest-oracle-failures/seedSEED/ (emptied first).  Last line:
-# "N passed, M failed"; exit status 1 on any failure.
+# "N passed, M failed"; exit status 1 on any failure.  NEAREST_GEN_RICH=1,
+# NEAREST_GEN_RICH2=1 or NEAREST_GEN_MERGE=1 in the environment: gen.py's richer
+# models (gen.py says which).
 here=$(cd "$(dirname "$0")" && pwd)
 n=${1:-200}
 seed=${2:-1}

@@ -73,6 +73,16 @@ seeds 1-700, and the seed in brackets is one that rules out the other reading:
      `y = 1; q!y; (len(q) > 0); x = 1`: pancause's slice has `y = 1`; rich seed
      17).  The README says nothing of writes that are decisions; this follows
      pancause.
+ R12 A value Δ's line is that of the step that wrote the variable at its
+     origin: b's where the origin is a changed action whose b step alone writes
+     it (an option opening with `q!e` against one opening with a guard: RICH2
+     models, 2026-11-27; before them no option opened with a write).  pancause
+     gave the a step's line there, a statement that does not touch the variable
+     (`if :: (x == 0) :: q!1 fi; x = 1; assert(len(q) == 1)`: the value Δ of q
+     on `(x == 0)`'s line; RICH2 seeds 99, 138, 180, 211, 283, 309, 328, 378,
+     408), until the commit "nearest: a value Δ born at a changed action shows
+     the line of the side that wrote it" (2026-11-27); a mismatch of that shape
+     is still named "R12" in the message.
 
 Written before the C agreed: its first runs found four defects in pancause's
 slice, fixed on 2026-11-26 (README "The Δ-slice"): a never claim's violating move
@@ -243,6 +253,18 @@ class Slicer:
             return self.lines_a[i]
         return self.lines_b[j]
 
+    def line_of_pair_a(self, d):
+        """R12's other reading: a value Δ whose origin is a changed action takes
+        the a step's line (the action's), even where b's step alone wrote the
+        variable; None where the two readings agree."""
+        if d["kind"] != "value":
+            return None
+        o = self.origin(d["variable"], d["before"])
+        if o is None or not self.changed_action(o):
+            return None
+        line = self.lines_a[self.rows[o][1]]
+        return None if line == self.line_of(d) else line
+
     # ------------------------------------------------------------ dependences
     def origin(self, v, before):
         """The last row before row `before` that writes v in either run."""
@@ -397,10 +419,12 @@ class Slicer:
 
 def show(v):
     """A value as pancause's JSON writes it: a channel's messages each in
-    brackets, space-separated (an empty channel: "empty"); a variable that does not
-    exist (its process died): "absent"."""
-    if isinstance(v, tuple):
-        return " ".join("[%s]" % m for m in v) if v else "empty"
+    brackets, space-separated, a message's fields comma-separated (an empty
+    channel: "empty"); a variable that does not exist (its process died):
+    "absent"."""
+    if isinstance(v, tuple):  # a message of several fields: [1,2] (RICH2)
+        return " ".join("[%s]" % (",".join(map(str, m)) if isinstance(m, tuple) else m)
+                        for m in v) if v else "empty"
     return "absent" if v is None else str(v)
 
 
@@ -428,7 +452,11 @@ def compare(sl, c):
                 errors.append("Δ %s: values %s|%s, pancause %s|%s" % (
                     k, d["value_a"], d["value_b"], cd["value_a"], cd["value_b"]))
         if sl.line_of(d) != cd["line"]:
-            errors.append("Δ %s: line %s, pancause %s" % (k, sl.line_of(d), cd["line"]))
+            errors.append("Δ %s: line %s, pancause %s%s" % (
+                k, sl.line_of(d), cd["line"],
+                " (R12: its origin is a changed action whose b step alone wrote it; "
+                "pancause gives the a step's line)" if sl.line_of_pair_a(d) == cd["line"]
+                else ""))
     my_slice = {key(sl.deltas[x]) for x in dl}
     their_slice = {key(c["deltas"][x]) for x in c["slice"]}
     if my_slice != their_slice:
