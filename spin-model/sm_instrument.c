@@ -106,8 +106,8 @@ static const sm_anchor ANCHORS[] = {
     /* DFS: a rendezvous send whose receive cannot follow was no move (sm_pan_rv_failed) */
     {"\t\tif (boq != -1) goto Done;", true, NEW_STATE, 1, REPLACE,
      "\t\tif (boq != -1) { sm_pan_rv_failed(); goto Done; }"},
-    /* DFS: a receive's undo puts back the fields the receive took, not the receiving
-     * variables' (possibly truncated) values (sm_glue.c.inc's sm_pan_unrecv) */
+    /* a receive's undo (DFS and BFS) puts back the fields the receive took, not the
+     * receiving variables' (possibly truncated) values (sm_glue.c.inc's sm_pan_unrecv) */
     {"\treturn r;", true, "qrecv(int from, int slot, int fld, int done)", 1, REPLACE,
      "\treturn sm_pan_recv(fld, r);"},
     {"unrecv(int from, int slot, int fld, int fldvar, int strt)", true, NULL, 1, BODY_START,
