@@ -70,6 +70,10 @@ int cc_graph_move(cc_graph *g, uint32_t from, uint32_t to, uint32_t event, bool 
  * open (a rendezvous send pan undid: its receive could not follow); 1 when it was,
  * else 0 and nothing changes. */
 int cc_graph_unmove(cc_graph *g, uint32_t from, uint32_t to);
+/* Makes the move from -> to a move from -> to2 when it is from's newest move and from
+ * is still open (a state found to be another, sm_hooks.c's smh_dfs_rejoin); 1 when it
+ * was, else 0 and nothing changes. */
+int cc_graph_retarget(cc_graph *g, uint32_t from, uint32_t to, uint32_t to2);
 /* All moves out of s have been added: they are packed into s's block.  Adding moves
  * later still works, by copying the block back (slow).  0, or -1 when out of memory. */
 int cc_graph_close(cc_graph *g, uint32_t s);

@@ -274,6 +274,15 @@ int cc_graph_unmove(cc_graph *g, uint32_t from, uint32_t to)
     return 1;
 }
 
+int cc_graph_retarget(cc_graph *g, uint32_t from, uint32_t to, uint32_t to2)
+{
+    uint32_t head = g->first[from];
+    if (!is_pending(head) || g->pool[head & ~PENDING].to != to)
+        return 0;
+    g->pool[head & ~PENDING].to = to2;
+    return 1;
+}
+
 /* A closed state gets moves again: its block goes back to the pool, in order. */
 static int reopen(cc_graph *g, uint32_t s)
 {

@@ -122,6 +122,8 @@ static struct {
 /* DFS: per depth of pan's stack. */
 static struct {
     uint32_t *state; /* state id at each depth */
+    uint32_t *src;   /* the state whose recorded move entered state[d] (its newest
+                        move then), or CC_NOSTATE: smh_dfs_rejoin moves that move */
     bool *rec;       /* moves from this depth are recorded */
     bool *keyless;   /* the state at this depth came through smh_dfs_down_id */
     bool *folded;    /* the system's turn folded into the state at depth - 1: state[d]
@@ -371,12 +373,13 @@ static bool grow_stack(size_t need)
     /* dfs.sib holds SM_SIBS entries per depth: an element of SM_SIBS of them */
     return !u_grow_all(&dfs.cap, need, 1024,
                        (const u_arr[]){U_ARR(dfs.state),
+                                       U_ARR(dfs.src),
                                        U_ARR(dfs.rec),
                                        U_ARR(dfs.keyless),
                                        U_ARR(dfs.folded),
                                        U_ARR(dfs.nsib),
                                        {(void **)&dfs.sib, SM_SIBS * sizeof *dfs.sib}},
-                       6);
+                       7);
 }
 
 /* Common part of entering a state (-> EXPANDING): returns whether its moves are to
@@ -426,10 +429,13 @@ static void dfs_enter(long depth, uint32_t id, int truncated, bool keyless)
     }
     assert(cc_is_state(id));
     close_from(depth);
+    dfs.src[depth] = CC_NOSTATE;
     if (depth == 0)
         cc_graph_set_root(rec.g, id);
-    else if (mv.last.recording)
+    else if (mv.last.recording) {
         edge(mv.last.src, id, &mv.last);
+        dfs.src[depth] = mv.last.src;
+    }
     dfs_set(depth, id, keyless, false, enter(id, truncated));
 }
 
@@ -546,13 +552,43 @@ uint32_t smh_dfs_node(long depth, bool *fresh)
     return dfs.state[depth];
 }
 
-void smh_dfs_alias(long depth, const void *vec, int len, unsigned mode)
+uint32_t smh_dfs_alias(long depth, const void *vec, int len, unsigned mode)
 {
     if (!live() || depth < 0 || (size_t)depth >= dfs.cap)
-        return;
+        return UINT32_MAX;
     size_t n = intern_key(vec, len, mode);
-    if (!n || cc_graph_alias(rec.g, rec.key, n, dfs.state[depth]) == CC_OOM)
+    uint32_t id = n ? cc_graph_alias(rec.g, rec.key, n, dfs.state[depth]) : CC_OOM;
+    if (id == CC_OOM) {
         oom();
+        return UINT32_MAX;
+    }
+    return id;
+}
+
+/* The state at depth was entered inside an atomic sequence that has lost atomicity
+ * there, and pan has stored that state vector before, in the mode it is in now, as
+ * node n: the two are one state of the model (the blocked process has no move in
+ * either, so both have the same moves), and pan will not expand it again.  The move
+ * into depth is made a move into n, and n is the state pan is in.  Without this the
+ * node stayed a copy of n (re-expanded), so a loop of the model through it closed at
+ * n and never at the copy: a lasso whose stem enters the blocked sequence was missed
+ * (nearest oracle, NEAREST_GEN_MERGE seed 264).  The move into depth is its source's
+ * newest (nothing moved since pan entered depth: the blocked process had no move, and
+ * a failed rendezvous send is taken back, smh_dfs_rv_failed); false when it is not,
+ * and then nothing changes. */
+bool smh_dfs_rejoin(long depth, uint32_t n)
+{
+    if (!live() || depth <= 0 || (size_t)depth >= dfs.cap || !cc_is_state(n))
+        return false;
+    uint32_t a = dfs.state[depth], src = dfs.src[depth];
+    if (a == n)
+        return true;
+    if (src != CC_NOSTATE && !cc_graph_retarget(rec.g, src, a, n))
+        return false;
+    if (dfs.rec[depth] && cc_graph_close(rec.g, a)) /* a keeps no moves: it is unreachable */
+        oom();
+    dfs_set(depth, n, dfs.keyless[depth], false, false);
+    return true;
 }
 
 bool smh_dfs_keyless(long depth)

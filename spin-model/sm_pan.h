@@ -51,8 +51,13 @@ bool smh_dfs_keyless(long depth);
  * are being recorded); UINT32_MAX when there is none. */
 uint32_t smh_dfs_node(long depth, bool *fresh);
 /* Makes the state vector in search mode `mode` name the node pan entered at depth
- * (when it names none yet): cc_graph_alias. */
-void smh_dfs_alias(long depth, const void *vec, int len, unsigned mode);
+ * (when it names none yet): cc_graph_alias.  Returns the node it names (UINT32_MAX
+ * when out of memory). */
+uint32_t smh_dfs_alias(long depth, const void *vec, int len, unsigned mode);
+/* The state pan entered at depth (in an atomic sequence that lost atomicity there) is
+ * node n: the move into it becomes a move into n, and n is the state pan is in.
+ * False when that move cannot be moved (nothing changes then). */
+bool smh_dfs_rejoin(long depth, uint32_t n);
 /* DFS: pan entered, after a claim move of the keyless state at depth - 1, a state it
  * does not store (and so explores in full on every visit): a keyless node too, one
  * per distinct state among that parent's claim moves. */

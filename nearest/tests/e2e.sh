@@ -184,6 +184,18 @@ rc=$?
 grep -q 'valid end state (--run-to-end)' "$work/stuck/rte.out" && [ $rc -eq 1 ] && [ ! -e "$work/stuck/rte.json" ] && ok ||
     bad "stuck --run-to-end: rc $rc, $(tail -2 "$work/stuck/rte.out")"
 
+# 4d. --run-to-end where the nearest lasso loops while a process is blocked inside an
+#     atomic sequence (it lost atomicity in a state pan had stored before): the
+#     reference's distance, 49, exact, and the lasso replays with its cycle
+stock lasso_atomic
+d="$work/lasso_atomic"
+if "$pc" nearest "$d/lasso_atomic.pml" --run-to-end --json "$d/out.json" --good-trail "$d/good.trail" \
+    >"$d/near.out" 2>&1; then ok; else bad "lasso_atomic: exit $?: $(tail -3 "$d/near.out")"; fi
+check_json "$d/out.json" 'j["b"]["lasso"] is True and j["exact"] and j["distance"] == 49'
+(cd "$d" && spin -t -k good.trail -p lasso_atomic.pml) >"$d/replay.out" 2>&1
+grep -q 'START OF CYCLE' "$d/replay.out" && ! grep -Eqi 'violated|invalid end' "$d/replay.out" && ok ||
+    bad "lasso_atomic: the lasso does not replay with its cycle"
+
 # 4b. a cyclic protocol without any finite successful run (abp-like, its fault at line
 #     49): b is a lasso, its loop marked in the JSON, the text and the trail (pan's
 #     -1:-1:-1, which spin -t replays as <<<<<START OF CYCLE>>>>>)
@@ -264,6 +276,15 @@ refused misfit "minmax.pml.trail" "$work/mutex/mutex.pml" --trail "$work/minmax/
 mkdir -p "$work/nosuccess" && cp "$fix/nosuccess.pml" "$work/nosuccess/"
 refused nosuccess "nosuccess.pml" "$work/nosuccess/nosuccess.pml"
 grep -q 'no successful run' "$work/bad-nosuccess/out" && ok || bad "nosuccess: reason not given"
+# 7b. an atomic sequence blocked at a rendezvous send no one can take: every run
+#     violates (the invalid end state after it counts), so there is no successful run;
+#     stock pan's trail through such a state is accepted (it was refused as "no move")
+for m in atomic_rv atomic_rv_trail; do
+    stock $m
+    refused $m "$m.pml" "$work/$m/$m.pml"
+    grep -q 'no successful run' "$work/bad-$m/out" && ! grep -q 'no move of this model' "$work/bad-$m/out" &&
+        ok || bad "$m: $(tail -2 "$work/bad-$m/out")"
+done
 # an acceptance cycle (pan -a on a liveness property)
 stock live -a
 refused live "live.pml.trail" "$work/live/live.pml" --trail "$work/live/live.pml.trail"
