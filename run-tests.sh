@@ -21,7 +21,11 @@
 # (seeds ORACLE_SEED + 5000 ..); CHAN_ORACLE_MODELS (default 80) models with channels
 # (seeds ORACLE_SEED + 11000 ..); NEAREST_RICH_MODELS (default 60) nearest-oracle
 # models with locals, channels, rendezvous and atomic sequences, DFS builds (seeds
-# ORACLE_SEED + 7000 ..); FUZZ_TIME (default 20) seconds per fuzzer.
+# ORACLE_SEED + 7000 ..); NEAREST_RICH2_MODELS (default 30) and NEAREST_MERGE_MODELS
+# (default 20) nearest-oracle models with two-field channels, rendezvous inside atomic
+# sequences and claims beside rendezvous, and with merged atomic steps, DFS builds
+# (seeds ORACLE_SEED + 8000 .. and + 9000 ..); FUZZ_TIME (default 20) seconds per
+# fuzzer.
 set -u
 cd "$(dirname "$0")"
 ROOT=$(pwd)
@@ -108,6 +112,12 @@ suite "nearest oracle: ${NEAREST_MODELS:-200} random models, exact distance, b r
 suite "nearest oracle: ${NEAREST_RICH_MODELS:-60} models with locals, channels, rendezvous, atomic (DFS)" \
     env NEAREST_GEN_RICH=1 NEAREST_BFS=0 cases/nearest-oracle/run.sh "${NEAREST_RICH_MODELS:-60}" \
     "$((${ORACLE_SEED:-1} + 7000))"
+suite "nearest oracle: ${NEAREST_RICH2_MODELS:-30} models with two-field channels, rendezvous in atomic, claims (DFS)" \
+    env NEAREST_GEN_RICH2=1 NEAREST_BFS=0 cases/nearest-oracle/run.sh "${NEAREST_RICH2_MODELS:-30}" \
+    "$((${ORACLE_SEED:-1} + 8000))"
+suite "nearest oracle: ${NEAREST_MERGE_MODELS:-20} models with merged atomic steps (DFS)" \
+    env NEAREST_GEN_MERGE=1 NEAREST_BFS=0 cases/nearest-oracle/run.sh "${NEAREST_MERGE_MODELS:-20}" \
+    "$((${ORACLE_SEED:-1} + 9000))"
 suite "fuzzers: ${FUZZ_TIME:-20} s each, no crash, leak or timeout" fuzz/smoke.sh "${FUZZ_TIME:-20}"
 
 echo
