@@ -56,7 +56,7 @@ static int rev_build(cc_ctx *c)
         return -1;
     size_t m = 0;
     for (size_t s = 0; s < g->n; s++) {
-        c->sf[s] = g->flags[s] & CC_S_BAD;
+        c->sf[s] = g->flags[s] & (CC_S_BAD | CC_S_NOEND);
         for (uint32_t e = cc_first(g, s); e != CC_NONE; e = cc_next(g, e))
             if (g->to[e] == CC_SINK)
                 c->sf[s] |= (g->ev[e] & CC_EV_CLAIM)               ? CC_S_BAD
@@ -480,7 +480,8 @@ cc_result *cc_analyse(cc_graph *g, size_t nevents, const cc_options *o)
     return r;
 }
 
-_Static_assert((int)CC_SF_BAD == (int)CC_S_BAD && (int)CC_SF_DOOM == (int)CC_S_DOOM,
+_Static_assert((int)CC_SF_BAD == (int)CC_S_BAD && (int)CC_SF_DOOM == (int)CC_S_DOOM &&
+                   (int)CC_SF_NOEND == (int)CC_S_NOEND,
                "the public derived flags are the analysis' own");
 
 uint8_t *cc_derive_flags(cc_graph *g)

@@ -23,7 +23,8 @@
 #define CC_EV_MASK  ((1u << 14) - 1)
 _Static_assert(CC_MAX_EVENTS <= CC_EV_MASK, "event ids must fit below the edge flags");
 
-/* Recorded (g->flags): BAD, EXPANDED, NOEND; derived (cc_ctx.sf): BAD, DOOM. */
+/* Recorded (g->flags): BAD, EXPANDED, NOEND; derived (cc_ctx.sf): BAD, DOOM, and
+ * NOEND copied from the graph (so that readers of the flags alone, nearest/, see it). */
 enum { CC_S_BAD = 1, CC_S_EXPANDED = 2, CC_S_DOOM = 4, CC_S_NOEND = 16 };
 
 struct cc_graph {
@@ -134,7 +135,7 @@ static inline bool cc_bad(const cc_ctx *c, uint32_t s)
  * run may end there (not between a rendezvous' send and its receive). */
 static inline bool cc_settled(const cc_ctx *c, uint32_t s)
 {
-    return s != c->sink && !(c->sf[s] & (CC_S_BAD | CC_S_DOOM)) && !(c->g->flags[s] & CC_S_NOEND);
+    return s != c->sink && !(c->sf[s] & (CC_S_BAD | CC_S_DOOM | CC_S_NOEND));
 }
 
 int cc_derive(cc_ctx *c);

@@ -65,11 +65,11 @@ void nr_val_scalar(nr_model *m, const char *args, const char *type, int index, i
 void nr_val_chan(nr_model *m, const char *name, int qid, const int *fields, int n);
 void nr_val_mtype(nr_model *m, const char *name, int value);
 /* Stores the state's variables as those of recorded state s; end: NR_END_VALID when
- * SPIN's endstate() holds there, NR_END_NEVER in a mid-rendezvous state (a send
- * waiting for its receive: no run ends there, valid or settled), else NR_END_NO;
+ * SPIN's endstate() holds there and it is not between a rendezvous' send and its
+ * receive (that no run ends there is the graph's: CC_SF_NOEND), else NR_END_NO;
  * bad: the decoder met a line it could not read.  0, or -1 with err (out of memory,
  * or unreadable variables). */
-enum { NR_END_NO = 0, NR_END_VALID = 1, NR_END_NEVER = 2 };
+enum { NR_END_NO = 0, NR_END_VALID = 1 };
 int nr_val_end(nr_model *m, uint32_t s, int end, bool bad, u_err *err);
 /* Whether state s has its variables (pan expanded it). */
 bool nr_model_has(const nr_model *m, uint32_t s);

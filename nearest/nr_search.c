@@ -135,7 +135,7 @@ static bool usable(const nr_query *q, uint32_t t)
 
 bool nr_good_end(const nr_query *q, uint32_t s)
 {
-    if (!usable(q, s) || q->m->vend[s] == NR_END_NEVER)
+    if (!usable(q, s) || (q->sf[s] & CC_SF_NOEND))
         return false;
     if (q->run_to_end)
         return q->m->vend[s] == NR_END_VALID;

@@ -537,10 +537,10 @@ void smh_unrecv_restored(void)
     rec.unrecv_restored++;
 }
 
-void smh_dfs_mid_rendezvous(long depth)
+void smh_mid_rendezvous(void)
 {
-    if (live() && depth >= 0 && (size_t)depth < dfs.cap && cc_is_state(dfs.state[depth]))
-        cc_graph_noend_state(rec.g, dfs.state[depth]);
+    if (live() && cc_is_state(mv.cur))
+        cc_graph_noend_state(rec.g, mv.cur);
 }
 
 uint32_t smh_dfs_node(long depth, bool *fresh)

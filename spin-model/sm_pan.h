@@ -82,9 +82,10 @@ void smh_dfs_rv_failed(long depth);
  * differs from the one the receive took (sm_glue.c.inc's sm_pan_unrecv put the
  * right one back). */
 void smh_unrecv_restored(void);
-/* DFS: the state pan entered at depth is between a rendezvous' send and its receive
- * (pan's boq): no run ends there (cc_graph_noend_state). */
-void smh_dfs_mid_rendezvous(long depth);
+/* The state pan is in (DFS: just entered; BFS: just taken from the queue) is between
+ * a rendezvous' send and its receive (pan's boq): no run ends there
+ * (cc_graph_noend_state), for the causes and the nearest run alike. */
+void smh_mid_rendezvous(void);
 /* pan reports an error (uerror). */
 void smh_error(const char *msg);
 /* pan's own counts (states stored and matched) and whether its search ran to the

@@ -6,21 +6,14 @@
  * findings have theirs in fuzz/corpus/. */
 #define _GNU_SOURCE /* fopencookie */
 #include "explain.h"
+#include "util.h"
 
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
 
 /* Loads NuSMV text; returns the reader's result, the message in err. */
 static int smv_load(const char *text, ex_smv_cex **c, size_t *n, char *err, size_t errlen)
@@ -175,12 +168,12 @@ START_TEST(nusmv_many_symbols_linear)
     size_t len = (size_t)sprintf(text, "-- specification G (v != s0)  is false\n");
     for (int i = 1; i <= N; i++)
         len += (size_t)sprintf(text + len, "-> State: 1.%d <-\nv = s%d\n", i, N - i);
-    double t0 = now();
+    double t0 = u_seconds();
     ex_smv_cex *c;
     size_t n;
     char err[512];
     ck_assert_int_eq(smv_load(text, &c, &n, err, sizeof err), 0);
-    double secs = now() - t0;
+    double secs = u_seconds() - t0;
     ck_assert_uint_eq(c[0].trace.nsyms, N);
     ck_assert_uint_eq(c[0].trace.nsteps, N);
     ck_assert_msg(secs < 10, "%d symbols took %.1f s", N, secs);
@@ -394,12 +387,12 @@ START_TEST(ltl_parse_is_linear)
             p = stpcpy(p, " && ");
         p = stpcpy(p, group);
     }
-    double t0 = now();
+    double t0 = u_seconds();
     ex_ltl l;
     ex_ltl_init(&l);
     char err[256];
     ck_assert_msg(ex_ltl_parse(&l, f, EX_DIALECT_SPIN, err, sizeof err) >= 0, "%s", err);
-    double secs = now() - t0;
+    double secs = u_seconds() - t0;
     ck_assert_msg(secs < 4, "%zu characters took %.2f s", strlen(f), secs);
     ex_ltl_free(&l);
     free(group);
@@ -484,7 +477,7 @@ START_TEST(spin_meta_linear)
     ex_trace t;
     ex_trace_init(&t);
     ex_spin_info info;
-    double t0 = now();
+    double t0 = u_seconds();
     ck_assert_int_eq(ex_spin_parse(NULL, r, &t, &info), 0);
     fclose(r);
     ck_assert_uint_eq(info.nltl, N);
@@ -493,7 +486,7 @@ START_TEST(spin_meta_linear)
     char *model = repeat("mtype = { a", N, "", " }", 1);
     ck_assert_int_eq(ex_spin_mtypes(model, &t), 0);
     ck_assert_int_ge(ex_trace_find_sym(&t, "a"), 0);
-    double secs = now() - t0;
+    double secs = u_seconds() - t0;
     ck_assert_msg(secs < 5, "took %.1f s", secs);
     ex_trace_free(&t);
     free(model);

@@ -6,11 +6,11 @@
  * one lookup each.  test_report.c covers the well-formed file and its line errors.
  */
 #include "report.h"
+#include "util.h"
 
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 static char path[64];
@@ -52,13 +52,6 @@ START_TEST(not_text_is_an_error)
 }
 END_TEST
 
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
 START_TEST(a_million_lines_in_linear_time)
 {
     enum { N = 1000000 };
@@ -69,9 +62,9 @@ START_TEST(a_million_lines_in_linear_time)
     prob_file(text, (size_t)(s - text));
     rp_probs p;
     u_err err = {{0}};
-    double t0 = now();
+    double t0 = u_seconds();
     ck_assert_msg(rp_prob_read(path, &p, &err) == 0, "%s", err.msg);
-    double secs = now() - t0;
+    double secs = u_seconds() - t0;
     ck_assert_uint_eq(p.n, N);
     ck_assert_str_eq(p.e[N - 1].name, "E999999");
     ck_assert_int_eq(p.e[N - 1].line, N);
@@ -81,9 +74,9 @@ START_TEST(a_million_lines_in_linear_time)
     /* the same names once more: the first repeat is the error, found at once */
     s += sprintf(s, "E0 0.5\n");
     prob_file(text, (size_t)(s - text));
-    t0 = now();
+    t0 = u_seconds();
     read_fails(path, ":1000001: E0 was already given on line 1");
-    ck_assert_msg(now() - t0 < 5, "the duplicate took %.1f s", now() - t0);
+    ck_assert_msg(u_seconds() - t0 < 5, "the duplicate took %.1f s", u_seconds() - t0);
     unlink(path);
     free(text);
 }
