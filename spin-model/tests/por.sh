@@ -10,12 +10,7 @@ set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
-fails=0
-check() { # check NAME COMMAND...
-    local name=$1
-    shift
-    if "$@"; then echo "ok   $name"; else echo "FAIL $name"; fails=$((fails + 1)); fi
-}
+. "$ROOT/spin-model/tests/check.sh"
 same() { python3 "$ROOT/cases/oracle/compare.py" "$1" "$2" >"$W/diff.txt"; }
 states() { python3 -c 'import json,sys; print(int(json.load(open(sys.argv[1]))["stats"]["states"]))' "$1"; }
 mk() { make -s -f "$ROOT/Makefile" pan "$@" >/dev/null 2>&1; }
@@ -47,5 +42,4 @@ check "a POR build refuses --nearest (exit $?)" grep -q "rebuild it with 'make p
 make -s -f "$ROOT/Makefile" pan POR=2 >out.txt 2>&1
 check "POR takes 1 or 0 only (exit $?)" grep -q "POR must be 1" out.txt
 
-echo "por: $fails failed"
-[ $fails = 0 ]
+finish por

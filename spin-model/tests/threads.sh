@@ -10,12 +10,7 @@ set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
-fails=0
-check() { # check NAME COMMAND...
-    local name=$1
-    shift
-    if "$@"; then echo "ok   $name"; else echo "FAIL $name"; fails=$((fails + 1)); fi
-}
+. "$ROOT/spin-model/tests/check.sh"
 # same A.json B.json: equal but for the fields that measure time or memory
 same() {
     python3 - "$1" "$2" <<'EOF'
@@ -59,5 +54,4 @@ check "bakery.3 --budget 30000: INCOMPLETE" grep -q INCOMPLETE out.txt
 check "bakery.3 --budget 30000: --one-thread gives the same partial result" same two.json one.json
 # the option is known to --help and refused nowhere else
 check "--help names --one-thread" sh -c "./pan -C --help | grep -q -- --one-thread"
-echo "threads: $fails failed"
-[ $fails -eq 0 ]
+finish threads

@@ -12,12 +12,7 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 FIX="$ROOT/spin-model/tests/fixtures"
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
-fails=0
-check() { # check NAME COMMAND...
-    local name=$1
-    shift
-    if "$@"; then echo "ok   $name"; else echo "FAIL $name"; fails=$((fails + 1)); fi
-}
+. "$ROOT/spin-model/tests/check.sh"
 causes() { # the causes of a pan -C JSON as sorted event sets, one per line
     python3 -c 'import json,sys
 for c in sorted(" ".join(sorted(e for e in c["events"])) for c in json.load(open(sys.argv[1]))["causes"]): print(c)' "$1"
@@ -65,5 +60,4 @@ spin -a railway.pml >/dev/null && make -s -f "$ROOT/Makefile" pan >/dev/null 2>&
 ./pan -C >out.txt 2>err.txt
 check "railway: no note" bash -c '! grep -q "pancause: note" err.txt'
 
-[ $fails = 0 ] && echo "all unrecv checks passed" || echo "$fails unrecv check(s) failed"
-exit $((fails != 0))
+finish unrecv
