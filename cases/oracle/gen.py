@@ -26,7 +26,11 @@ purpose.
 
 import os
 import random
+import re
+import shutil
+import subprocess
 import sys
+import tempfile
 
 from oracle import Oracle
 from promela import Model
@@ -54,6 +58,19 @@ LOCALS = os.environ.get("ORACLE_GEN_LOCALS") == "1"
 # its receivers in different processes.  Without it the draws, and so the
 # models, are exactly those of the default.
 CHAN = os.environ.get("ORACLE_GEN_CHAN") == "1"
+# ORACLE_GEN_ATOMIC=1 (implies ORACLE_GEN_CHAN's channels): a share of the
+# simple statements become atomic sequences of two or three basic statements
+# (guards, assignments, buffered and rendezvous sends and receives, now and
+# then an assert), e.g. `atomic { (a == 1); q!0 }`, `atomic { q?m; b = 1 }`,
+# `atomic { a = 1; (b == 0); c = 2 }`, sometimes labelled on the atomic (its
+# first statement's event) and on inner guards, sends and receives.  They may
+# block midway (a guard waiting on another process, a full channel, a
+# rendezvous nobody takes) and lose atomicity there.  A model is kept only
+# when SPIN's pan.m merges exactly what promela.merge_chains predicts and
+# nothing else (merges_predicted).  Without it the draws, and so the default
+# and ORACLE_GEN_CHAN models, are exactly those of before.
+ATOMIC = os.environ.get("ORACLE_GEN_ATOMIC") == "1"
+CHAN = CHAN or ATOMIC
 # ORACLE_GEN_NARROW=1 (with ORACLE_GEN_CHAN=1): a third of the receives of a
 # byte field store it in a bool (a received 2 becomes 0).  Stock pan undoes
 # such a receive wrongly (it puts the truncated value back: top-level README,
@@ -163,6 +180,8 @@ class Gen:
 
     def simple(self, prefix):
         r = self.rng
+        if ATOMIC and r.random() < 0.35:
+            return self.atomic_stmt(prefix)
         if CHAN and self.chans and r.random() < 0.4:
             return self.chan_stmt(prefix)
         if self.lvars and r.random() < 0.45:
@@ -303,6 +322,52 @@ class Gen:
             v, c = r.choice(self.hazard_atoms)
             out.append(self.assign(prefix, 0.5, v, c))
         return out
+
+    def atomic_part(self, prefix, kind, label_p):
+        """One statement of an atomic sequence: kind "guard", "assign", "send"
+        or "recv" (the last two on one of the process's roles)."""
+        r = self.rng
+        lab = self.maybe_label(prefix, label_p) if label_p else ""
+        if kind == "guard":
+            return "%s(%s)" % (lab, self.cond())
+        if kind == "assign":
+            if r.random() < 0.5:
+                v, c = r.choice(self.hazard_atoms)
+                return "%s%s = %s" % (lab, v, self.const(v, c))
+            return lab + self.assign(prefix, 0).split(": ")[-1]
+        roles = [x for x in self.my_roles if x[1] == kind]
+        role = r.choice(roles)
+        self.used_roles.add(role)
+        if kind == "send":
+            return lab + self.send_op(role[0])
+        return lab + self.recv_op(role[0], const_p=0.3)[0]
+
+    def atomic_stmt(self, prefix):
+        """An atomic sequence (ORACLE_GEN_ATOMIC): its statements' kinds, drawn
+        from the shapes of BEEM's brp.1 and friends; an assignment or assert
+        right after a guard, receive or assignment is merged by SPIN into that
+        move (so it carries no label: it is no location of its own)."""
+        r = self.rng
+        kinds = ["send", "recv"]
+        have = {k for _, k in self.my_roles}
+        shapes = [["guard", "send"], ["recv", "assign"], ["assign", "guard", "assign"],
+                  ["guard", "send", "assign"], ["recv", "send"], ["assign", "send"],
+                  ["recv", "guard", "assign"], ["guard", "recv"], ["send", "guard"]]
+        shapes = [sh for sh in shapes if all(k not in kinds or k in have for k in sh)]
+        shape = r.choice(shapes)
+        parts = []
+        for n, k in enumerate(shape):
+            merged = k == "assign" and n > 0 and shape[n - 1] != "send"
+            label_p = 0 if merged else (0.55 if n == 0 else 0.35)
+            parts.append(self.atomic_part(prefix, k, label_p))
+        if self.kind == "assert" and r.random() < 0.25:
+            parts.append("assert(!(%s))" % self.hazard)
+        lab = ""
+        if parts[0].split("(")[0].count(": "):
+            # the first statement's label goes on the atomic (the same location)
+            lab, parts[0] = parts[0].split(": ", 1)
+            lab += ": "
+        return ["%satomic { %s }" % (lab, "; ".join(parts))]
 
     def chan_option(self, prefix):
         """A channel operation as the guard of an if/do option (unlabelled:
@@ -539,6 +604,55 @@ class Gen:
         return text
 
 
+PAN_M_CASE = re.compile(r"case \d+: // STATE \d+ - [^\n]*?:(\d+) - \[")
+PAN_M_TAKES = re.compile(r"goto P999; /\* (\d+) \*/")
+
+
+def pan_m_chains(pan_m):
+    """pan.m's processes' moves: {(proctype, line): [how many statements each
+    move on that line takes along (merged), in pan.m's order]} (as the
+    nearest oracle's gen.py reads it)."""
+    out = {}
+    parts = re.split(r"/\* (PROC|CLAIM) ", pan_m)
+    for kind, part in zip(parts[1::2], parts[2::2]):
+        if kind != "PROC":
+            continue
+        name = part.split()[0]
+        cases = PAN_M_CASE.split(part)
+        for k in range(1, len(cases), 2):
+            m = PAN_M_TAKES.search(cases[k + 1])
+            out.setdefault((name, int(cases[k])), []).append(int(m.group(1)) if m else 0)
+    return out
+
+
+def merges_predicted(text, model):
+    """ORACLE_GEN_ATOMIC: whether SPIN accepts the model and its pan.m merges
+    exactly what promela.merge_chains predicts: on each line of an atomic
+    sequence the same moves taking the same numbers of statements along (the
+    order of pan.m's cases may differ), and no merge on any other line."""
+    tmp = tempfile.mkdtemp(prefix="oracle-gen-")
+    try:
+        with open(os.path.join(tmp, "model.pml"), "w") as f:
+            f.write(text)
+        p = subprocess.run(["spin", "-a", "model.pml"], cwd=tmp, capture_output=True,
+                           text=True, timeout=60)
+        if p.returncode != 0 or "rror" in p.stdout + p.stderr or \
+                not os.path.exists(os.path.join(tmp, "pan.m")):
+            return False
+        with open(os.path.join(tmp, "pan.m")) as f:
+            chains = pan_m_chains(f.read())
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    mine = {(p.name, line): ks for p in model.procs for line, ks in p.line_chains.items()}
+    for key, ks in chains.items():
+        if key in mine:
+            if sorted(ks) != sorted(mine[key]):
+                return False
+        elif any(ks):
+            return False
+    return True
+
+
 def generate(seed):
     rng = random.Random(seed)
     for _ in range(200):
@@ -550,10 +664,14 @@ def generate(seed):
             continue
         if n > MAX_STATES or not m.events:
             continue
+        if ATOMIC and not m.atomic:
+            continue
         # keep only a quarter of the models whose hazard is unreachable or
         # reachable without any event (no cause at all): they test little
         mins = Oracle(m).minimal_bad_vectors()
         if (not mins or mins == [(0,) * len(m.events)]) and rng.random() < 0.75:
+            continue
+        if ATOMIC and not merges_predicted(text, m):
             continue
         return text
     raise SystemExit("gen.py: no small model for seed %s" % seed)

@@ -35,8 +35,18 @@ The subset
   field, as the nearest oracle (cases/nearest-oracle/interp.py, which
   imports this parser) reads them.
 
-Parsed only, for the nearest oracle (this file's Model refuses it as an
-unknown statement): ``atomic { ... }``.
+* ``atomic { ... }`` over guards, assignments, asserts, sends and receives
+  (ORACLE_GEN_ATOMIC models; the nearest oracle parses it here too): after a
+  move into its inside the process holds atomicity (vals' last slot) and
+  moves alone while it can; where it has no executable statement it loses
+  atomicity (every process may move; it regains it when it moves on inside);
+  a rendezvous send passes the turn to the receive and nobody holds
+  atomicity after it unless the receiver moved into an atomic sequence of
+  its own; the never claim does not check a state where a process holds
+  atomicity or a handshake is under way; no run ends in a state where a
+  process holds atomicity (ATOMIC_RUNS_END); SPIN's statement merging inside
+  atomic sequences is modelled (merge_chains; gen.py keeps only models whose
+  pan.m merges exactly that).  README "Atomic sequences".
 
 SPIN semantics modelled here (checked against stock pan by crosscheck.py):
 * one step = one basic statement of one process (interleaving);
@@ -77,6 +87,13 @@ RESERVED_PREFIXES = ("end", "progress", "accept")
 # yes, as pan -C did before, to see where that decision matters (pan then
 # disagrees).
 RV_RUNS_END = os.environ.get("ORACLE_RV_END", "0") == "1"
+# Whether a (good) run may end inside an atomic sequence while its process
+# holds atomicity.  No (README "Atomic sequences"): pan's never claim does not
+# look at such a state and every other process is frozen there, so it is no
+# state a SPIN run stops in, as between a rendezvous' send and its receive.
+# ORACLE_ATOMIC_END=1 says yes, as pan -C does (2026-11-27), to see where
+# that decision matters.
+ATOMIC_RUNS_END = os.environ.get("ORACLE_ATOMIC_END", "0") == "1"
 
 
 class PromelaError(Exception):
@@ -286,7 +303,8 @@ class Parser:
                 self.expect_op(")")
                 return {"k": "assert", "e": e}
             if w == "atomic" and self.is_op("{", 1):
-                # atomic { ... } (the nearest oracle's; not in the causality subset)
+                # atomic { ... } over basic statements (Proc.compile_seq; the
+                # nearest oracle parses it here too)
                 self.next()
                 self.next()
                 body = self.sequence(["}"])
@@ -490,6 +508,15 @@ class Proc:
         self.labels = []  # per location: list of label names
         self.lines = []
         self.gotos = {}
+        # atomic sequences: the locations after an atomic sequence's first
+        # statement (where its process holds atomicity once it moved there);
+        # (loc, index of the transition) -> the statements SPIN merges into
+        # that move (merge_chains); line -> per move of an atomic sequence on
+        # that line, how many statements it takes along (gen.py compares it
+        # with pan.m)
+        self.inner = set()
+        self.tails = {}
+        self.line_chains = {}
         entry = self.new_loc()
         self.END = self.new_loc()
         self.compile_seq(body, entry, self.END, None)
@@ -584,6 +611,23 @@ class Proc:
                 self.trans[src].append(("assign", (st["v"], st["e"]), dst))
             elif st["k"] == "dstep":
                 self.trans[src].append(("dstep", st["body"], dst))
+            elif st["k"] == "atomic":
+                for inner in st["body"]:
+                    if inner["k"] not in ("expr", "assign", "send", "recv", "assert"):
+                        raise PromelaError("line %d: only guards, assignments, asserts, sends "
+                                           "and receives inside atomic" % inner["line"])
+                if self.inner & {src, dst}:
+                    raise PromelaError("line %d: nested atomic" % st["line"])
+                body = merge_chains(st["body"])
+                self.line_chains.setdefault(st["line"], []).extend(
+                    len(x["tail"]) if x["k"] == "chain" else 0 for x in body)
+                first = len(self.trans)
+                self.compile_seq(body, src, dst, brk)
+                self.inner |= set(range(first, len(self.trans)))
+            elif st["k"] == "chain":
+                # the head's move, taking the tail along (merge_chains)
+                self.compile_seq([st["head"]], src, dst, brk)
+                self.tails[(src, len(self.trans[src]) - 1)] = tuple(st["tail"])
             elif st["k"] == "send":
                 self.trans[src].append(("send", (st["ch"], tuple(st["es"])), dst))
             elif st["k"] == "recv":
@@ -602,6 +646,29 @@ class Proc:
 
 
 DEAD = -1  # location of a process that executed -end-
+
+
+def merge_chains(body):
+    """An atomic sequence's statements as SPIN's pan.m moves them (statement
+    merging, on by default; the nearest oracle's interp.py found it, 2026-11-27:
+    `atomic { (z == 0); x = 1; y = 2 }` is one move, `x = 1; q!1; y = 2` three,
+    `q?a; x = a` one, `x = 1; (y > 0)` two): inside an atomic sequence a
+    statement other than a send takes the unlabelled assignments and asserts
+    right after it into its own move.  Such a run is one {"k": "chain", "head",
+    "tail"}.  gen.py keeps only models whose pan.m merges exactly this."""
+    out = []
+    for st in body:
+        prev = out[-1] if out else None
+        if prev is not None and st["k"] in ("assign", "assert") and not st["labels"] and \
+                prev["k"] != "send":
+            if prev["k"] == "chain":
+                prev["tail"].append(st)
+            else:
+                out[-1] = {"k": "chain", "head": prev, "tail": [st], "line": prev["line"],
+                           "labels": prev["labels"]}
+        else:
+            out.append(st)
+    return out
 
 
 class Model:
@@ -678,8 +745,14 @@ class Model:
                 inits.append(store(ty, init))
             self.scopes.append(scope)
             self.local_slots.append(tuple(mine))
-        self.init_vals = tuple(inits)
         self.procs = [Proc(p["name"], p["body"]) for p in spec["procs"]]
+        # with an atomic sequence, vals ends with one more slot, no variable:
+        # the pid of the process holding atomicity, or None (_steps)
+        self.atomic = any(p.inner for p in self.procs)
+        if self.atomic:
+            inits.append(None)
+        self._asserts_pass = False  # explore_no_violations: failing asserts go on
+        self.init_vals = tuple(inits)
         self.ltl = spec["ltl"]
         seen = {}
         for p in self.procs:
@@ -756,13 +829,22 @@ class Model:
         return s != self.VIOL and self.pending(s[1]) is not None
 
     def may_end(self, s):
-        """Whether a (good) run may end in state s (RV_RUNS_END above)."""
-        return RV_RUNS_END or not self.mid_rendezvous(s)
+        """Whether a (good) run may end in state s (RV_RUNS_END above; with
+        ATOMIC_RUNS_END off, not inside an atomic sequence whose process holds
+        atomicity either)."""
+        if not (RV_RUNS_END or not self.mid_rendezvous(s)):
+            return False
+        return ATOMIC_RUNS_END or not self.holds_atomicity(s)
 
     def is_bad_state(self, s):
         """The violation that a state itself is: never claim or invalid end."""
         locs, vals = s
         if self.ltl is not None:
+            if self.atomic and (vals[-1] is not None or self.pending(vals) is not None):
+                # pan's claim does not move inside an atomic sequence its process
+                # holds, nor between a rendezvous' send and its receive (the
+                # nearest oracle's interp.py, checked against pan)
+                return False
             return not eval_expr(self.ltl, self.env(vals))
         if any(True for _ in self._steps(s, with_die=True)):
             return False
@@ -818,7 +900,9 @@ class Model:
             return self.chans[ch][0] > 0 and len(q) > 0 and self._matches(args, q[0])
         return False
 
-    def _steps(self, s, with_die=True):
+    def _raw(self, s, with_die=True, only=None):
+        """The steps of _steps as (pid, loc, index of the transition, event,
+        target), before merged tails and atomicity (only: that process alone)."""
         locs, vals = s
         pend = self.pending(vals) if self.rv_slots else None
         if pend is not None:
@@ -830,21 +914,21 @@ class Model:
                 if loc == DEAD or loc == p.END:
                     continue
                 ev = p.event_of(loc)
-                for kind, pay, dst in p.trans[loc]:
+                for k, (kind, pay, dst) in enumerate(p.trans[loc]):
                     if kind == "recv" and pay[0] == ch and self._matches(pay[1], msg):
                         nl = locs[:i] + (dst,) + locs[i + 1:]
-                        yield (ev, (nl, self._receive(vals, i, pend, pay[1])))
+                        yield (i, loc, k, ev, (nl, self._receive(vals, i, pend, pay[1])))
             return
         for i, p in enumerate(self.procs):
             loc = locs[i]
-            if loc == DEAD:
+            if loc == DEAD or (only is not None and i != only):
                 continue
             if loc == p.END:
                 if with_die and all(l == DEAD for l in locs[i + 1:]):
                     nv = list(vals)
                     for j in self.local_slots[i]:
                         nv[j] = 0
-                    yield (None, (locs[:i] + (DEAD,) + locs[i + 1:], tuple(nv)))
+                    yield (i, loc, None, None, (locs[:i] + (DEAD,) + locs[i + 1:], tuple(nv)))
                 continue
             env = self.env(vals, i)
             scope = self.scopes[i]
@@ -852,48 +936,48 @@ class Model:
             trs = p.trans[loc]
             enabled_other = any(self._enabled(kind, pay, env, locs, i)
                                 for kind, pay, dst in trs if kind != "else")
-            for kind, pay, dst in trs:
+            for k, (kind, pay, dst) in enumerate(trs):
                 nl = locs[:i] + (dst,) + locs[i + 1:]
                 if kind == "else":
                     if not enabled_other:
-                        yield (ev, (nl, vals))
+                        yield (i, loc, k, ev, (nl, vals))
                 elif kind == "expr":
                     if eval_expr(pay, env):
-                        yield (ev, (nl, vals))
+                        yield (i, loc, k, ev, (nl, vals))
                 elif kind == "assert":
-                    if eval_expr(pay, env):
-                        yield (ev, (nl, vals))
+                    if eval_expr(pay, env) or self._asserts_pass:
+                        yield (i, loc, k, ev, (nl, vals))
                     else:
-                        yield (ev, self.VIOL)
+                        yield (i, loc, k, ev, self.VIOL)
                 elif kind == "assign":
                     var, e = pay
                     if var not in scope:
                         raise PromelaError("unknown variable %s" % var)
                     j = scope[var]
                     nv = vals[:j] + (store(self.slot_types[j], eval_expr(e, env)),) + vals[j + 1:]
-                    yield (ev, (nl, nv))
+                    yield (i, loc, k, ev, (nl, nv))
                 elif kind == "send":
                     if not self._enabled(kind, pay, env, locs, i):
                         continue
                     ch, es = pay
                     j = self.chans[ch][2]
                     nv = vals[:j] + (vals[j] + (self._message(ch, es, env),),) + vals[j + 1:]
-                    yield (ev, (nl, nv))
+                    yield (i, loc, k, ev, (nl, nv))
                 elif kind == "recv":
                     if not self._enabled(kind, pay, env, locs, i):
                         continue
                     ch, args = pay
-                    yield (ev, (nl, self._receive(vals, i, self.chans[ch][2], args)))
+                    yield (i, loc, k, ev, (nl, self._receive(vals, i, self.chans[ch][2], args)))
                 elif kind == "dstep":
                     if not self._dstep_enabled(pay, env):
                         continue
                     # one indivisible step: the whole body, in order
                     e2 = dict(env)
                     failed = False
-                    for k, st in enumerate(pay):
+                    for n, st in enumerate(pay):
                         if st["k"] == "expr":
                             if not eval_expr(st["e"], e2):
-                                if k == 0:
+                                if n == 0:
                                     break
                                 raise PromelaError("line %d: d_step blocks inside" % st["line"])
                         elif st["k"] == "assert":
@@ -906,12 +990,69 @@ class Model:
                             e2[st["v"]] = store(self.slot_types[scope[st["v"]]],
                                                 eval_expr(st["e"], e2))
                     if failed:
-                        yield (ev, self.VIOL)
+                        yield (i, loc, k, ev, self.VIOL)
                     else:
                         nv = list(vals)
                         for v, j in scope.items():
                             nv[j] = e2[v]
-                        yield (ev, (nl, tuple(nv)))
+                        yield (i, loc, k, ev, (nl, tuple(nv)))
+
+    def _steps(self, s, with_die=True):
+        """(event or None, target or VIOL) for every step from s."""
+        if not self.atomic:
+            for i, loc, k, ev, t in self._raw(s, with_die):
+                yield (ev, t)
+            return
+        # atomic sequences: the process holding atomicity (the token, vals'
+        # last slot) moves alone; it holds it only where it has a step
+        # (_enter), so a state where it blocked has the token None
+        tok = s[1][-1]
+        for i, loc, k, ev, t in self._raw(s, with_die, only=tok):
+            tail = self.procs[i].tails.get((loc, k)) if k is not None else None
+            if tail and t != self.VIOL:
+                t = self._tail(i, tail, t)
+            yield (ev, self._enter(i, t))
+
+    def _tail(self, i, tail, t):
+        """The target after the statements SPIN merged into the move
+        (merge_chains): assignments in order, VIOL at a failing assert."""
+        locs, vals = t
+        nv = list(vals)
+        scope = self.scopes[i]
+        env = self.env(tuple(nv), i)
+        for st in tail:
+            if st["k"] == "assert":
+                if not eval_expr(st["e"], env) and not self._asserts_pass:
+                    return self.VIOL
+                continue
+            if st["v"] not in scope:
+                raise PromelaError("unknown variable %s" % st["v"])
+            j = scope[st["v"]]
+            nv[j] = env[st["v"]] = store(self.slot_types[j], eval_expr(st["e"], env))
+        return (locs, tuple(nv))
+
+    def _enter(self, i, t):
+        """The token of the target of a move of process i: i when i moved
+        to the inside of an atomic sequence and can move on from there, None
+        otherwise (after a rendezvous send nobody holds atomicity until the
+        receive; a process blocked inside its sequence has lost it: pan then
+        stores the state as any other, and every process may move)."""
+        if t == self.VIOL:
+            return t
+        locs, vals = t
+        tok = None
+        if locs[i] != DEAD and locs[i] in self.procs[i].inner and self.pending(vals) is None:
+            cand = (locs, vals[:-1] + (i,))
+            if any(True for _ in self._raw(cand, True, only=i)):
+                tok = i
+        if vals[-1] == tok:
+            return t
+        return (locs, vals[:-1] + (tok,))
+
+    def holds_atomicity(self, s):
+        """Whether some process holds atomicity in s (inside an atomic
+        sequence, able to move on)."""
+        return self.atomic and s != self.VIOL and s[1][-1] is not None
 
     @staticmethod
     def _dstep_enabled(body, env):
@@ -947,6 +1088,7 @@ class Model:
         counted: pan does not store them."""
         seen = set()
         todo = [self.init]
+        self._asserts_pass = self.atomic
         while todo:
             s = todo.pop()
             if s in seen:
@@ -954,6 +1096,8 @@ class Model:
             seen.add(s)
             locs, vals = s
             for i, p in enumerate(self.procs):
+                if self.atomic:
+                    break  # _asserts_pass makes failing asserts go on
                 loc = locs[i]
                 if loc in (DEAD,) or loc == p.END or self.pending(vals) is not None:
                     continue
@@ -967,6 +1111,7 @@ class Model:
             for ev, t in self._steps(s):
                 if t != self.VIOL and t not in seen:
                     todo.append(t)
+        self._asserts_pass = False
         # SPIN hides global variables that are never read (it only warns
         # "hidden variable"): they are not in pan's state vector, so pan
         # counts states that differ only in them once.  They cannot change
@@ -992,12 +1137,18 @@ class Model:
                     elif kind == "dstep":
                         for st in pay:
                             names |= expr_vars(st["e"])
+            for tail in p.tails.values():  # merged statements read too
+                for st in tail:
+                    names |= expr_vars(st["e"])
             read |= {self.scopes[i][v] for v in names if v in self.scopes[i]}
         if self.ltl is not None:
             read |= {self.gscope[v] for v in expr_vars(self.ltl) if v in self.gscope}
         keep = [j for j in range(len(self.slots)) if j in read or j >= len(self.vars)]
+        # pan stores no state between a rendezvous' send and its receive, nor
+        # one inside an atomic sequence whose process holds atomicity
         return len({(locs, tuple(vals[j] for j in keep)) for locs, vals in seen
-                    if self.pending(vals) is None})
+                    if self.pending(vals) is None
+                    and not (self.atomic and vals[-1] is not None)})
 
 
 def expr_vars(e):
