@@ -19,7 +19,8 @@
 # (default 200) for the nearest oracle (seed ORACLE_SEED); POR_ORACLE_MODELS (default
 # 30) models with process-local variables for the partial order reduction oracle
 # (seeds ORACLE_SEED + 5000 ..); CHAN_ORACLE_MODELS (default 80) models with channels
-# (seeds ORACLE_SEED + 11000 ..); NEAREST_RICH_MODELS (default 60) nearest-oracle
+# (seeds ORACLE_SEED + 11000 ..); ATOMIC_ORACLE_MODELS (default 60) models with atomic
+# sequences (seeds ORACLE_SEED + 15000 ..); NEAREST_RICH_MODELS (default 60) nearest-oracle
 # models with locals, channels, rendezvous and atomic sequences, DFS builds (seeds
 # ORACLE_SEED + 7000 ..); NEAREST_RICH2_MODELS (default 30) and NEAREST_MERGE_MODELS
 # (default 20) nearest-oracle models with two-field channels, rendezvous inside atomic
@@ -89,6 +90,8 @@ suite "oracle: ${ORACLE_MODELS:-250} random models, DFS and BFS" \
     cases/oracle/run.sh "${ORACLE_MODELS:-250}" "${ORACLE_SEED:-1}"
 suite "oracle: ${CHAN_ORACLE_MODELS:-80} models with channels, buffered and rendezvous (DFS; BFS must say INCOMPLETE with rendezvous)" \
     env ORACLE_GEN_CHAN=1 cases/oracle/run.sh "${CHAN_ORACLE_MODELS:-80}" "$((${ORACLE_SEED:-1} + 11000))"
+suite "oracle: ${ATOMIC_ORACLE_MODELS:-60} models with atomic sequences over channels (DFS; BFS where complete)" \
+    env ORACLE_GEN_ATOMIC=1 cases/oracle/run.sh "${ATOMIC_ORACLE_MODELS:-60}" "$((${ORACLE_SEED:-1} + 15000))"
 suite "oracle: ${POR_ORACLE_MODELS:-30} models with locals, POR on = off = oracle (AC2(2) too)" \
     env ORACLE_POR=1 ORACLE_GEN_LOCALS=1 ORACLE_PRUNE_EVERY=1000000 \
     cases/oracle/run.sh "${POR_ORACLE_MODELS:-30}" "$((${ORACLE_SEED:-1} + 5000))"

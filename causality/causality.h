@@ -85,9 +85,13 @@ void cc_graph_step(const cc_graph *g, uint32_t e, int *pr, int *tid);
 /* Every run reaching s has violated the property there (invalid end state, end of
  * the never claim). */
 void cc_graph_bad_state(cc_graph *g, uint32_t s);
-/* No run ends at s: it is between a rendezvous' send and its receive, which SPIN
- * executes as one handshake (pan as two moves); s is no settled end of a good run. */
-void cc_graph_noend_state(cc_graph *g, uint32_t s);
+/* Whether a run may end at s.  noend: it may not, s is no settled end of a good run:
+ * s is between a rendezvous' send and its receive, which SPIN executes as one
+ * handshake (pan as two moves), or inside an atomic sequence whose process holds
+ * atomicity (SPIN executes the sequence as one step; the never claim does not look
+ * at s).  An atomic sequence that blocks there loses atomicity, and then a run may
+ * end there after all: noend false. */
+void cc_graph_noend_state(cc_graph *g, uint32_t s, bool noend);
 /* Marks s as expanded; returns whether it already was. */
 bool cc_graph_expand(cc_graph *g, uint32_t s);
 /* Reading a sealed graph (nearest/ searches it): the initial state (CC_NOROOT when
@@ -199,7 +203,8 @@ cc_result *cc_analyse(cc_graph *g, size_t nevents, const cc_options *o);
  * violated (invalid end state, or the never claim alone reaches a violation);
  * CC_SF_DOOM: a violation is reachable by silent moves alone (no good run ends there:
  * a state without it is *settled*); CC_SF_NOEND: between a rendezvous' send and its
- * receive (cc_graph_noend_state): no run ends there, settled or not.  cc_result.sf
+ * receive or inside an atomic sequence (cc_graph_noend_state): no run ends there,
+ * settled or not.  cc_result.sf
  * holds the same flags. */
 enum { CC_SF_BAD = 1, CC_SF_DOOM = 4, CC_SF_NOEND = 16 };
 uint8_t *cc_derive_flags(cc_graph *g);

@@ -230,9 +230,12 @@ void cc_graph_bad_state(cc_graph *g, uint32_t s)
     g->flags[s] |= CC_S_BAD;
 }
 
-void cc_graph_noend_state(cc_graph *g, uint32_t s)
+void cc_graph_noend_state(cc_graph *g, uint32_t s, bool noend)
 {
-    g->flags[s] |= CC_S_NOEND;
+    if (noend)
+        g->flags[s] |= CC_S_NOEND;
+    else
+        g->flags[s] &= (uint8_t)~CC_S_NOEND;
 }
 
 bool cc_graph_expand(cc_graph *g, uint32_t s)

@@ -537,10 +537,10 @@ void smh_unrecv_restored(void)
     rec.unrecv_restored++;
 }
 
-void smh_mid_rendezvous(void)
+void smh_noend(bool noend)
 {
     if (live() && cc_is_state(mv.cur))
-        cc_graph_noend_state(rec.g, mv.cur);
+        cc_graph_noend_state(rec.g, mv.cur, noend);
 }
 
 uint32_t smh_dfs_node(long depth, bool *fresh)

@@ -116,6 +116,10 @@ static const sm_anchor ANCHORS[] = {
     {"dfs_uerror(char *str)", true, NULL, 1, BODY_START, "\tsmh_error(str);\n"},
     /* BFS takes a state from its queue */
     {"depth = trpt->o_tt;", false, NULL, 1, AFTER, " sm_pan_bfs_pop();"},
+    /* BFS: the atomic sequence of that state blocks, pan expands it again without
+     * atomicity: a run may end there (sm_glue.c.inc's sm_pan_bfs_atomic_lost) */
+    {"trpt->tau &= ~(1|8);\t/* 1=timeout, 8=atomic */", false, "bfs(void)", 1, AFTER,
+     " sm_pan_bfs_atomic_lost();"},
     /* BFS stores a move's successors; the never claim moves there */
     {STORE_STATE, true, NULL, 1, BODY_START, "\tsm_pan_bfs_group_begin();\n"},
     {STORE_STATE, true, NULL, 1, BODY_END, "\tsm_pan_bfs_group_end();\n"},

@@ -82,10 +82,12 @@ void smh_dfs_rv_failed(long depth);
  * differs from the one the receive took (sm_glue.c.inc's sm_pan_unrecv put the
  * right one back). */
 void smh_unrecv_restored(void);
-/* The state pan is in (DFS: just entered; BFS: just taken from the queue) is between
- * a rendezvous' send and its receive (pan's boq): no run ends there
- * (cc_graph_noend_state), for the causes and the nearest run alike. */
-void smh_mid_rendezvous(void);
+/* Whether a run may end in the state pan is in (DFS: just entered; BFS: just taken
+ * from the queue): noend between a rendezvous' send and its receive (pan's boq) and
+ * inside an atomic sequence whose process holds atomicity; may end again once that
+ * sequence blocks and loses atomicity there (cc_graph_noend_state).  For the causes
+ * and the nearest run alike. */
+void smh_noend(bool noend);
 /* pan reports an error (uerror). */
 void smh_error(const char *msg);
 /* pan's own counts (states stored and matched) and whether its search ran to the
@@ -154,6 +156,7 @@ void sm_pan_rv_failed(void);
 int sm_pan_recv(int fld, int value);
 int sm_pan_unrecv(int fld, int value);
 void sm_pan_bfs_pop(void);
+void sm_pan_bfs_atomic_lost(void);
 void sm_pan_bfs_group_begin(void);
 void sm_pan_bfs_store(void *successor);
 int sm_pan_bfs_stored(Trail *f, int r);

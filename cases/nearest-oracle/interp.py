@@ -578,6 +578,13 @@ class Model:
         there (pan never stops there; reference.py: good_end)."""
         return self.token and s[1][-1] is not None and s[1][-1][0] == "rv"
 
+    def holds_atomic(self, s):
+        """Whether a process holds atomicity in s (inside its atomic sequence, not
+        blocked there): no run ends there either (README "Good runs": SPIN executes
+        the sequence as one step and the never claim does not look inside it;
+        reference.py: good_end)."""
+        return self.token and s[1][-1] is not None and s[1][-1][0] == "a"
+
     def _tok(self, vals, tok):
         if not self.token:
             return tuple(vals)

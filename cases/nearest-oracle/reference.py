@@ -22,8 +22,11 @@ rendezvous and atomic sequences (and NEAREST_GEN_RICH2's two-field channels,
 constant receives, rendezvous inside atomic sequences, channel operations as
 option guards, never claims with rendezvous); SPIN is the semantics (a rendezvous send no
 process can receive is no step, as in SPIN's trail), and a finite b does not end
-between a rendezvous' send and its receive (good_end; it may end inside an atomic
-sequence, as pancause's b does).
+between a rendezvous' send and its receive, nor inside an atomic sequence whose
+process holds atomicity (good_end; it may end where such a sequence blocked and lost
+atomicity).  Until 2026-11-27 b could end inside an atomic sequence, as pancause's b
+did; the causality oracle's atomic models showed that such an end looks settled only
+because every other process is frozen and the claim does not look (README "Good runs").
 Successful runs b are enumerated by length from the initial state (never a
 violating step, never a bad state), and for each prefix of b the textbook
 alignment DP row (cost of aligning a[0..i) with the prefix, for every i) is
@@ -286,9 +289,10 @@ def b_bad(model, s):
 
 
 def good_end(model, settled, s):
-    if model.mid_rendezvous(s):
+    if model.mid_rendezvous(s) or model.holds_atomic(s):
         # between a rendezvous' send and its receive no run ends: the handshake is
-        # one SPIN event; pan never stops there (pancause agrees: rich seed 351)
+        # one SPIN event; pan never stops there (pancause agrees: rich seed 351);
+        # nor inside an atomic sequence that holds atomicity (one SPIN step)
         return False
     if RUN_TO_END:
         return model.valid_end(s)
