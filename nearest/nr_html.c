@@ -207,8 +207,12 @@ int nr_html_write(FILE *f, const void *arg)
                 r->f->loop_step + 1, r->f->b.n);
     fprintf(f, ".</p>\n<p class=\"num\">Distance d(a, b) = <b id=\"distance\">%ld</b> ",
             r->f->distance);
-    if (r->f->exact)
+    if (nr_exact(r))
         fputs("(exact)", f);
+    else if (r->f->exact)
+        fputs("<span class=\"incomplete\" id=\"not-exact\">NOT EXACT: the least over the "
+              "recorded graph, which is INCOMPLETE (below)</span>",
+              f);
     else
         fprintf(f,
                 "<span class=\"incomplete\" id=\"not-exact\">NOT EXACT: the search stopped "

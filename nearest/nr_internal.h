@@ -257,6 +257,11 @@ int nr_marks_add(const char *html, const char *w, const char *model, const char 
 char *nr_step_text(const nr_model *m, const nr_path *p, size_t k);
 /* How b ends: "a valid end state" or "a settled state". */
 const char *nr_b_end(const nr_report *r);
+/* Whether the result can be vouched for: the search ran to its end, on a recorded
+ * graph that pan's search did not leave incomplete.  On an incomplete graph the search
+ * is exact over the graph only: a nearer successful run may exist, and b may end
+ * where the graph lost moves (nearest oracle, RICH seed 51 with pan's BFS). */
+bool nr_exact(const nr_report *r);
 /* Whether b is only a with its last steps cut, ending at a merely settled state (the
  * reports then point at --run-to-end). */
 bool nr_cut_short(const nr_report *r);

@@ -1,8 +1,9 @@
 /*
  * nr_json.c - the nearest result as JSON (--json FILE).
  *
- * Keys: model, trail, exact, lower_bound (when not exact), stopped_by (what ended a search
- * that is not exact: "budget" or "memory"; null when exact), alignment_minimal (the
+ * Keys: model, trail, exact (the search ran to its end and the graph is complete: false
+ * when incomplete names a reason), lower_bound (when not exact), stopped_by (what ended
+ * a search that did not run to its end: "budget" or "memory"; else null), alignment_minimal (the
  * alignment is the least for b; false only when a stopped search's b was too long for
  * the DP within the memory, and its own alignment is given), run_to_end (whether b had to
  * end in a valid end state, --run-to-end), assume (the --assume expressions),
@@ -136,7 +137,7 @@ int nr_json_write(FILE *f, const void *arg)
     u_json_key(&j, "trail");
     u_json_str(&j, r->o->trail);
     u_json_key(&j, "exact");
-    u_json_bool(&j, r->f->exact);
+    u_json_bool(&j, nr_exact(r));
     u_json_key(&j, "lower_bound");
     u_json_int(&j, r->f->lower);
     u_json_key(&j, "stopped_by");

@@ -49,6 +49,11 @@ char *nr_assume_note(const nr_report *r)
     return t;
 }
 
+bool nr_exact(const nr_report *r)
+{
+    return r->f->exact && !r->c->nwhy;
+}
+
 /* Whether b is a with its last steps deleted and nothing else changed, ending at a
  * merely settled state: the explanation then only says "do not take the last steps". */
 bool nr_cut_short(const nr_report *r)
@@ -189,8 +194,12 @@ int nr_text_report(FILE *f, const nr_report *r)
     else
         fprintf(f, "  b (successful run): %zu steps, ends in %s\n", r->f->b.n, nr_b_end(r));
     fprintf(f, "  distance d(a, b) = %ld", r->f->distance);
-    if (r->f->exact)
+    if (nr_exact(r))
         fprintf(f, " (exact: no successful run is nearer)\n");
+    else if (r->f->exact)
+        fprintf(f, " (NOT EXACT: the least over the recorded graph, which is INCOMPLETE "
+                   "(below): a nearer successful run may exist, and b may end where the graph "
+                   "lost moves)\n");
     else if (r->f->stop == NR_STOP_MEMORY)
         fprintf(f,
                 " (NOT EXACT: the search stopped when its memory ran short, at %.0f MB after "

@@ -366,5 +366,18 @@ out=$(cd "$work/minmax" && "$pc" nearest minmax.pml 2>&1)
 [ $? = 0 ] && grep -q "closest successful execution to .*minmax.pml.trail" <<<"$out" &&
     ! grep -q "no trail given" <<<"$out" && ok || bad "relative model, trail beside it: $out"
 
+# an INCOMPLETE graph (pan's BFS matched a state stored inside an atomic sequence
+# outside it: spin-model/tests/fixtures/bfs_atomic_mode.pml) is never called exact: the
+# search's least is over the graph only (RICH seed 51 printed "exact" there)
+d="$work/bfsatomic"
+mkdir -p "$d" && cp "$root/spin-model/tests/fixtures/bfs_atomic_mode.pml" "$d/"
+(cd "$d" && spin -a bfs_atomic_mode.pml >/dev/null && cc -O1 -w -o span pan.c && ./span >/dev/null 2>&1 &&
+    make -s -f "$root/Makefile" pan BFS=1 POR=0 >/dev/null 2>&1 &&
+    ./pan -C --nearest bfs_atomic_mode.pml.trail --json out.json --html out.html >near.out 2>&1)
+check_json "$d/out.json" 'not j["exact"] and j["stopped_by"] is None and len(j["incomplete"]) >= 1'
+grep -q 'NOT EXACT: the least over the recorded graph, which is INCOMPLETE' "$d/near.out" &&
+    ! grep -q 'exact: no successful run is nearer' "$d/near.out" && grep -q 'id="not-exact"' "$d/out.html" &&
+    ok || bad "bfs_atomic_mode: an incomplete graph's result is called exact: $(grep -m1 'distance d' "$d/near.out")"
+
 echo "nearest e2e: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
