@@ -478,6 +478,7 @@ static void dfs_fold(long depth)
         return;
     }
     close_from(depth);
+    dfs.src[depth] = CC_NOSTATE; /* no edge of its own (never an atomic state either) */
     dfs_set(depth, dfs.state[depth - 1], true, true, dfs.rec[depth - 1] && mv.last.recording);
 }
 
