@@ -46,7 +46,7 @@ channels (the first channel of an `ltl` model is one), half the hazards an
 
 NEAREST_GEN_MERGE=1 (implies RICH2; RICH2's models stay what they were): an
 atomic sequence's later statements may also be assignments and asserts, which
-SPIN merges into the move before them (interp.merge_chains says when); such a
+SPIN merges into the move before them (promela.merge_chains says when); such a
 model is kept when pan.m merges exactly what interp.py predicts, line by line
 (merges_predicted), and resets no dead local.  About one model in four then has
 a merged move (37 of seeds 1-150), some with an assert in the merged part.
@@ -61,6 +61,7 @@ import sys
 import tempfile
 
 from interp import VIOL, Model, PromelaError
+from promela import pan_m_chains  # interp put cases/oracle on the path
 
 MAX_STATES = 1500
 
@@ -71,8 +72,6 @@ MERGE = os.environ.get("NEAREST_GEN_MERGE") == "1"
 RICH2 = os.environ.get("NEAREST_GEN_RICH2") == "1" or MERGE
 RICH = os.environ.get("NEAREST_GEN_RICH") == "1" or RICH2
 PAN_M_MERGED = re.compile(r"goto P999; /\* ([1-9][0-9]*) \*/")
-PAN_M_CASE = re.compile(r"case \d+: // STATE \d+ - [^\n]*?:(\d+) - \[")
-PAN_M_TAKES = re.compile(r"goto P999; /\* (\d+) \*/")
 
 
 class Gen:
@@ -181,7 +180,7 @@ class Gen:
     def merge_rest(self, vs, w):
         """MERGE: a later statement of an atomic sequence: a channel operation, a
         guard, an assignment or an assert (the last two pan merges into the
-        statement before them unless that is a send: interp.merge_chains)."""
+        statement before them unless that is a send: promela.merge_chains)."""
         r = self.r.random()
         if r < 0.3 and self.chans:
             return self.chan_op(vs, w)
@@ -406,24 +405,8 @@ def lasso_exists(model, g):
     return gone < len(reach)  # Kahn's algorithm leaves the states on or before a cycle
 
 
-def pan_m_chains(pan_m):
-    """pan.m's processes' moves: {(proctype, line): [how many statements each move
-    on that line takes along (merged), in pan.m's order]}."""
-    out = {}
-    parts = re.split(r"/\* (PROC|CLAIM) ", pan_m)
-    for kind, part in zip(parts[1::2], parts[2::2]):
-        if kind != "PROC":
-            continue
-        name = part.split()[0]
-        cases = PAN_M_CASE.split(part)
-        for k in range(1, len(cases), 2):
-            m = PAN_M_TAKES.search(cases[k + 1])
-            out.setdefault((name, int(cases[k])), []).append(int(m.group(1)) if m else 0)
-    return out
-
-
 def merges_predicted(pan_m, model):
-    """MERGE: whether pan.m merges exactly what interp.py's merge_chains predicts:
+    """MERGE: whether pan.m merges exactly what promela.merge_chains predicts:
     on each line of an atomic sequence the same moves taking the same number of
     statements along, and no merge on any other line."""
     chains = pan_m_chains(pan_m)

@@ -39,7 +39,7 @@ as pan moves; the send and the receive are two steps, as in SPIN's trail), and
 `atomic { ... }` over basic statements (after a step into its inside only that
 process moves while it can; where it blocks any process may, and it holds
 atomicity again when it moves on inside).  NEAREST_GEN_RICH2 (2026-11-27;
-RichParser reads it): channels of two fields (`chan q = [k] of { byte, byte }`,
+promela.py's Parser reads it): channels of two fields (`chan q = [k] of { byte, byte }`,
 a message the tuple of its fields), `q!e1,e2`, receives whose fields are
 variables or constants (`q?1,v`: a buffered one is executable when the oldest
 message's field is 1, a rendezvous send only when some other process stands at
@@ -51,7 +51,7 @@ on inside; a send that no receive can take is no step, so an atomic sequence
 blocked at one loses atomicity there), channel operations opening if/do
 options, and never claims with rendezvous channels (the claim does not move
 mid-handshake).  NEAREST_GEN_MERGE: SPIN's statement merging inside atomic
-sequences (merge_chains: a statement other than a send takes the assignments
+sequences (promela.merge_chains: a statement other than a send takes the assignments
 and asserts right after it into its move; the move's reads are its first
 statement's, as pancause reads a merged transition's text).  Not modelled
 (gen.py draws no such model): merging outside atomic sequences and
@@ -77,7 +77,7 @@ import sys
 from collections import namedtuple
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "oracle"))
-from promela import Parser, PromelaError, eval_expr, store  # noqa: E402
+from promela import Parser, PromelaError, eval_expr, merge_chains, store  # noqa: E402
 
 RESERVED = ("end", "progress", "accept")
 SEND_READS_CHAN = True  # a send's text names its channel: slice_ref.py's R10
@@ -85,123 +85,6 @@ DEAD = -1
 VIOL = "VIOL"
 
 Step = namedtuple("Step", "pid loc k line event target")
-
-
-class RichParser(Parser):
-    """The causality oracle's parser, plus what NEAREST_GEN_RICH2 models add,
-    parsed here (so that this file does not follow that parser's own growth):
-    channels of several fields (`chan q = [k] of { byte, byte }`, spec["chans"]
-    then gives (name, k, (type, type))), sends of several expressions `q!e1,e2`
-    ({"k": "send", "ch", "es"}) and receives whose fields are variables or
-    constants `q?v`, `q?1,v` ({"k": "recv", "ch", "args": [("var", name) or
-    ("num", c)]}: the message's field must equal c).  Channel declarations are
-    read off the token list before the base parser sees it."""
-
-    def __init__(self, text):
-        super().__init__(text)
-        self.chan_decls = self._strip_chans()
-
-    def _strip_chans(self):
-        toks, keep, decls, depth, i = self.toks, [], [], 0, 0
-
-        def want(k, kind, val=None):
-            t = toks[k]
-            if t[0] != kind or (val is not None and t[1] != val):
-                raise PromelaError("line %d: channel declaration: expected %s, got %r" %
-                                   (t[2], val or kind, t[1]))
-            return t[1]
-
-        while i < len(toks):
-            t = toks[i]
-            if depth == 0 and t[0] == "id" and t[1] == "chan":
-                name = want(i + 1, "id")
-                want(i + 2, "op", "=")
-                want(i + 3, "op", "[")
-                cap = want(i + 4, "num")
-                want(i + 5, "op", "]")
-                want(i + 6, "id", "of")
-                want(i + 7, "op", "{")
-                fields, k = [want(i + 8, "id")], i + 9
-                while toks[k][:2] == ("op", ","):
-                    fields.append(want(k + 1, "id"))
-                    k += 2
-                want(k, "op", "}")
-                want(k + 1, "op", ";")
-                for ty in fields:
-                    if ty not in ("bool", "bit", "byte", "short", "int"):
-                        raise PromelaError("line %d: channel field type %s" % (t[2], ty))
-                decls.append((name, cap, fields[0] if len(fields) == 1 else tuple(fields)))
-                i = k + 2
-                continue
-            if t[0] == "op" and t[1] == "{":
-                depth += 1
-            elif t[0] == "op" and t[1] == "}":
-                depth -= 1
-            keep.append(t)
-            i += 1
-        self.toks = keep
-        return decls
-
-    def spec(self):
-        model = super().spec()
-        model["chans"] = list(self.chan_decls)
-        return model
-
-    def _recv_arg(self):
-        t = self.next()
-        if t[0] == "num":
-            return ("num", t[1])
-        if t[0] == "id" and t[1] in ("true", "false"):
-            return ("num", int(t[1] == "true"))
-        if t[0] == "id":
-            return ("var", t[1])
-        raise PromelaError("line %d: unexpected %r in a receive" % (t[2], t[1]))
-
-    def stmt(self):
-        t = self.peek()
-        if t[0] == "id" and self.is_op("!", 1) and not self.is_op("=", 2):
-            self.next()
-            self.next()
-            es = [self.expr()]
-            while self.is_op(","):
-                self.next()
-                es.append(self.expr())
-            return {"k": "send", "ch": t[1], "es": es}
-        if t[0] == "id" and self.is_op("?", 1):
-            self.next()
-            self.next()
-            args = [self._recv_arg()]
-            while self.is_op(","):
-                self.next()
-                args.append(self._recv_arg())
-            return {"k": "recv", "ch": t[1], "args": args}
-        return super().stmt()
-
-
-def merge_chains(body):
-    """An atomic sequence's statements as SPIN's pan.m moves them (its statement
-    merging, on by default): inside an atomic sequence a statement that is not a
-    send takes the assignments and asserts right after it along into its own move
-    (as checked with spin -a, 2026-11-27: `atomic { (z == 0); x = 1; y = 2 }` is
-    one move, `x = 1; q!1; y = 2` three, `q?1,a; x = a` one, `x = 1; (y > 0)` two;
-    merging outside atomic sequences, on locals only, is not modelled: gen.py
-    keeps no model where pan.m merges anything else).  Such a run of statements is
-    one {"k": "chain", "head", "tail"}; it never forms in the models of
-    NEAREST_GEN_RICH or RICH2, whose atomic sequences go on with guards and
-    channel operations only."""
-    out = []
-    for st in body:
-        prev = out[-1] if out else None
-        if prev is not None and st["k"] in ("assign", "assert") and \
-                prev["k"] not in ("send", "dstep"):
-            if prev["k"] == "chain":
-                prev["tail"].append(st)
-            else:
-                out[-1] = {"k": "chain", "head": prev, "tail": [st], "line": prev["line"],
-                           "labels": prev["labels"]}
-        else:
-            out.append(st)
-    return out
 
 
 class Automaton:
@@ -348,13 +231,15 @@ class Model:
     not in the other differs).  A channel's value is the tuple of its messages."""
 
     def __init__(self, text):
-        spec = RichParser(text).spec()
+        spec = Parser(text).spec()
         self.gvars = [v[0] for v in spec["vars"]]
         self.vars = list(self.gvars)
         self.types = {v[0]: v[1] for v in spec["vars"]}
         inits = [store(v[1], v[2]) for v in spec["vars"]]
         self.chans = {}  # name -> (capacity, field type, or a tuple of them (several fields))
-        for name, cap, ty in spec.get("chans", []):
+        for name, cap, _ in spec.get("chans", []):
+            fields = spec["chan_fields"][name]
+            ty = fields[0] if len(fields) == 1 else tuple(fields)
             if name in self.types:
                 raise PromelaError("channel %s: name used twice" % name)
             self.chans[name] = (cap, ty)

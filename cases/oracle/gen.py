@@ -26,14 +26,13 @@ purpose.
 
 import os
 import random
-import re
 import shutil
 import subprocess
 import sys
 import tempfile
 
 from oracle import Oracle
-from promela import Model
+from promela import Model, pan_m_chains
 
 # ORACLE_GEN_MAX_STATES lets a longer exploratory run draw bigger models.
 MAX_STATES = int(os.environ.get("ORACLE_GEN_MAX_STATES", "1500"))
@@ -602,27 +601,6 @@ class Gen:
         if self.kind == "ltl":
             text += "\nltl h { [] !(%s) }\n" % self.hazard
         return text
-
-
-PAN_M_CASE = re.compile(r"case \d+: // STATE \d+ - [^\n]*?:(\d+) - \[")
-PAN_M_TAKES = re.compile(r"goto P999; /\* (\d+) \*/")
-
-
-def pan_m_chains(pan_m):
-    """pan.m's processes' moves: {(proctype, line): [how many statements each
-    move on that line takes along (merged), in pan.m's order]} (as the
-    nearest oracle's gen.py reads it)."""
-    out = {}
-    parts = re.split(r"/\* (PROC|CLAIM) ", pan_m)
-    for kind, part in zip(parts[1::2], parts[2::2]):
-        if kind != "PROC":
-            continue
-        name = part.split()[0]
-        cases = PAN_M_CASE.split(part)
-        for k in range(1, len(cases), 2):
-            m = PAN_M_TAKES.search(cases[k + 1])
-            out.setdefault((name, int(cases[k])), []).append(int(m.group(1)) if m else 0)
-    return out
 
 
 def merges_predicted(text, model):

@@ -653,14 +653,16 @@ def merge_chains(body):
     merging, on by default; the nearest oracle's interp.py found it, 2026-11-27:
     `atomic { (z == 0); x = 1; y = 2 }` is one move, `x = 1; q!1; y = 2` three,
     `q?a; x = a` one, `x = 1; (y > 0)` two): inside an atomic sequence a
-    statement other than a send takes the unlabelled assignments and asserts
-    right after it into its own move.  Such a run is one {"k": "chain", "head",
-    "tail"}.  gen.py keeps only models whose pan.m merges exactly this."""
+    statement other than a send or a d_step takes the unlabelled assignments and
+    asserts right after it into its own move.  Such a run is one {"k": "chain",
+    "head", "tail"}.  Merging outside atomic sequences (on locals only) is not
+    modelled.  Both oracles' gen.py keep only models whose pan.m merges exactly
+    this (pan_m_chains); both interpreters read it here."""
     out = []
     for st in body:
         prev = out[-1] if out else None
         if prev is not None and st["k"] in ("assign", "assert") and not st["labels"] and \
-                prev["k"] != "send":
+                prev["k"] not in ("send", "dstep"):
             if prev["k"] == "chain":
                 prev["tail"].append(st)
             else:
@@ -668,6 +670,27 @@ def merge_chains(body):
                            "labels": prev["labels"]}
         else:
             out.append(st)
+    return out
+
+
+PAN_M_CASE = re.compile(r"case \d+: // STATE \d+ - [^\n]*?:(\d+) - \[")
+PAN_M_TAKES = re.compile(r"goto P999; /\* (\d+) \*/")
+
+
+def pan_m_chains(pan_m):
+    """What SPIN's pan.m merged, for the generators' check against merge_chains:
+    the processes' moves, {(proctype, line): [how many statements each move on
+    that line takes along (merged), in pan.m's order]}."""
+    out = {}
+    parts = re.split(r"/\* (PROC|CLAIM) ", pan_m)
+    for kind, part in zip(parts[1::2], parts[2::2]):
+        if kind != "PROC":
+            continue
+        name = part.split()[0]
+        cases = PAN_M_CASE.split(part)
+        for k in range(1, len(cases), 2):
+            m = PAN_M_TAKES.search(cases[k + 1])
+            out.setdefault((name, int(cases[k])), []).append(int(m.group(1)) if m else 0)
     return out
 
 
