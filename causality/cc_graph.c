@@ -263,14 +263,22 @@ static int pend(cc_graph *g, uint32_t from, uint32_t to, uint32_t ev, uint32_t m
     return 0;
 }
 
-int cc_graph_unmove(cc_graph *g, uint32_t from, uint32_t to)
+/* The pool slot of from's newest move when from is still open and that move goes
+ * to `to`; CC_NONE otherwise. */
+static uint32_t newest_to(const cc_graph *g, uint32_t from, uint32_t to)
 {
     uint32_t head = g->first[from];
-    if (!is_pending(head))
+    if (!is_pending(head) || g->pool[head & ~PENDING].to != to)
+        return CC_NONE;
+    return head & ~PENDING;
+}
+
+int cc_graph_unmove(cc_graph *g, uint32_t from, uint32_t to)
+{
+    uint32_t k = newest_to(g, from, to);
+    if (k == CC_NONE)
         return 0;
-    uint32_t k = head & ~PENDING, next = g->pool[k].next;
-    if (g->pool[k].to != to)
-        return 0;
+    uint32_t next = g->pool[k].next;
     g->first[from] = next == CC_NONE ? CC_NONE : next | PENDING;
     g->pool[k].next = g->pfree;
     g->pfree = k;
@@ -279,10 +287,10 @@ int cc_graph_unmove(cc_graph *g, uint32_t from, uint32_t to)
 
 int cc_graph_retarget(cc_graph *g, uint32_t from, uint32_t to, uint32_t to2)
 {
-    uint32_t head = g->first[from];
-    if (!is_pending(head) || g->pool[head & ~PENDING].to != to)
+    uint32_t k = newest_to(g, from, to);
+    if (k == CC_NONE)
         return 0;
-    g->pool[head & ~PENDING].to = to2;
+    g->pool[k].to = to2;
     return 1;
 }
 
