@@ -204,8 +204,7 @@ cc_result *cc_analyse(cc_graph *g, size_t nevents, const cc_options *o);
  * CC_SF_DOOM: a violation is reachable by silent moves alone (no good run ends there:
  * a state without it is *settled*); CC_SF_NOEND: between a rendezvous' send and its
  * receive or inside an atomic sequence (cc_graph_noend_state): no run ends there,
- * settled or not.  cc_result.sf
- * holds the same flags. */
+ * settled or not.  cc_result.sf holds the same flags. */
 enum { CC_SF_BAD = 1, CC_SF_DOOM = 4, CC_SF_NOEND = 16 };
 uint8_t *cc_derive_flags(cc_graph *g);
 void cc_result_free(cc_result *r);
