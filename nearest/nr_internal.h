@@ -56,6 +56,10 @@ struct nr_model {
     } * mtype;
     size_t nmtypes, mtypecap;
     u_intern chans; /* a channel's value: the id of (qid, fields...) */
+    /* per variable id: 1 + the chans id its channel had in the state decoded last
+     * (0: none yet), tried before the table: most channels do not change per move */
+    uint32_t *chan_last;
+    size_t chan_lastcap;
     u_intern layouts;
     nr_layout *lay;
     size_t nlay, laycap;
@@ -69,6 +73,12 @@ struct nr_model {
     uint32_t *cur_var;
     int32_t *cur_val;
     size_t ncur, curcap;
+    /* the previous state's variables as they arrived (unsorted), its layout, and where
+     * sorting put each (perm): a state whose variables arrive in the same sequence, as
+     * nearly every one does, is stored through perm without sorting or interning */
+    uint32_t *prev_var, *perm;
+    size_t nprev, prevcap;
+    uint32_t prev_lay;
     size_t cur_scope;
     size_t cur_k;
     bool cur_bad, oom;

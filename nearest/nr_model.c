@@ -60,6 +60,9 @@ void nr_model_free(nr_model *m)
     free(m->val);
     free(m->cur_var);
     free(m->cur_val);
+    free(m->prev_var);
+    free(m->perm);
+    free(m->chan_last);
     free(m->source);
     free(m);
 }
@@ -313,7 +316,8 @@ static char *scalar_name(const void *arg)
 void nr_val_scalar(nr_model *m, const char *args, const char *type, int index, int value)
 {
     expr_arg e = {args, index};
-    uint8_t kind = type && !strcmp(type, "mtype") ? NR_V_MTYPE : NR_V_INT;
+    /* the first letter spares a strcmp per variable per state */
+    uint8_t kind = type && type[0] == 'm' && !strcmp(type, "mtype") ? NR_V_MTYPE : NR_V_INT;
     push_cur(m, next_var(m, kind, scalar_name, &e), value);
 }
 
@@ -322,23 +326,53 @@ static char *chan_name(const void *arg)
     return strdup(arg);
 }
 
+/* The chans id of key (len bytes) for variable var: its id in the state decoded last
+ * when the contents are the same, else interned.  U_INVALID when out of memory. */
+static uint32_t chan_id(nr_model *m, uint32_t var, const int32_t *key, size_t len)
+{
+    if (var < m->chan_lastcap && m->chan_last[var]) {
+        uint32_t id = m->chan_last[var] - 1;
+        if (u_intern_len(&m->chans, id) == len && !memcmp(u_intern_key(&m->chans, id), key, len))
+            return id;
+    }
+    bool fresh;
+    uint32_t id = u_intern_put(&m->chans, key, len, &fresh);
+    if (id != U_INVALID && var >= m->chan_lastcap) {
+        size_t cap = m->chan_lastcap;
+        while (cap <= var)
+            cap = cap ? 2 * cap : 64;
+        uint32_t *c = realloc(m->chan_last, cap * sizeof *c);
+        if (!c)
+            return id; /* only the cache is lost */
+        memset(c + m->chan_lastcap, 0, (cap - m->chan_lastcap) * sizeof *c);
+        m->chan_last = c;
+        m->chan_lastcap = cap;
+    }
+    if (id != U_INVALID)
+        m->chan_last[var] = id + 1;
+    return id;
+}
+
 void nr_val_chan(nr_model *m, const char *name, int qid, const int *fields, int n)
 {
-    int32_t *key = malloc(((size_t)n + 1) * sizeof *key);
-    bool fresh;
+    uint32_t var = next_var(m, NR_V_CHAN, chan_name, name);
+    if (var == NR_NONE)
+        return; /* next_var marked why */
+    int32_t small[64], *key = n < 64 ? small : malloc(((size_t)n + 1) * sizeof *key);
     if (!key) {
         m->oom = true;
         return;
     }
     key[0] = qid;
     memcpy(key + 1, fields, (size_t)n * sizeof *key);
-    uint32_t id = u_intern_put(&m->chans, key, ((size_t)n + 1) * sizeof *key, &fresh);
-    free(key);
+    uint32_t id = chan_id(m, var, key, ((size_t)n + 1) * sizeof *key);
+    if (key != small)
+        free(key);
     if (id == U_INVALID) {
         m->oom = true;
         return;
     }
-    push_cur(m, next_var(m, NR_V_CHAN, chan_name, name), (int32_t)id);
+    push_cur(m, var, (int32_t)id);
 }
 
 void nr_val_mtype(nr_model *m, const char *name, int value)
@@ -412,6 +446,57 @@ static uint32_t layout(nr_model *m)
     return id;
 }
 
+/* Room for n more values in m->val; -1 when out of memory. */
+static int val_room(nr_model *m, size_t n)
+{
+    if (m->nval + n >= UINT32_MAX)
+        return -1;
+    size_t cap = m->valcap;
+    while (m->nval + n > cap)
+        cap = cap ? 2 * cap : 1 << 16;
+    if (cap != m->valcap) {
+        int32_t *v = realloc(m->val, cap * sizeof *v);
+        if (!v)
+            return -1;
+        m->val = v;
+        m->valcap = cap;
+    }
+    return 0;
+}
+
+/* Whether the variables arrived as the previous state's did. */
+static bool same_as_prev(const nr_model *m)
+{
+    return m->nprev && m->ncur == m->nprev &&
+           !memcmp(m->cur_var, m->prev_var, m->ncur * sizeof *m->cur_var);
+}
+
+/* Remembers the arrival order (before sorting) for the next state; on failure the
+ * next state takes the slow way. */
+static void keep_arrival(nr_model *m)
+{
+    m->nprev = 0;
+    if (!m->ncur)
+        return;
+    if (m->ncur > m->prevcap) {
+        uint32_t *a = realloc(m->prev_var, m->ncur * sizeof *a);
+        if (a)
+            m->prev_var = a;
+        uint32_t *b = a ? realloc(m->perm, m->ncur * sizeof *b) : NULL;
+        if (b)
+            m->perm = b;
+        if (!a || !b)
+            return;
+        m->prevcap = m->ncur;
+    }
+    memcpy(m->prev_var, m->cur_var, m->ncur * sizeof *m->cur_var);
+    /* sorting is stable for distinct ids; mark each arrival by its index in cur_val
+     * so that perm can be read off after the sort */
+    for (size_t i = 0; i < m->ncur; i++)
+        m->cur_val[i] = (int32_t)i;
+    m->nprev = m->ncur;
+}
+
 int nr_val_end(nr_model *m, uint32_t s, int end, bool bad, u_err *err)
 {
     if (bad || m->cur_bad) {
@@ -420,23 +505,41 @@ int nr_val_end(nr_model *m, uint32_t s, int end, bool bad, u_err *err)
                       "does not know%s%s (README \"Known limits\")",
                       m->bad_what ? ": variable " : "", m->bad_what ? m->bad_what : "");
     }
-    if (m->oom || grow_states(m, s))
+    if (m->oom || grow_states(m, s) || val_room(m, m->ncur))
         return u_oom(err);
-    sort_cur(m);
-    uint32_t l = layout(m);
-    if (l == U_INVALID || m->nval + m->ncur >= UINT32_MAX)
-        return u_oom(err);
-    size_t cap = m->valcap;
-    while (m->nval + m->ncur > cap)
-        cap = cap ? 2 * cap : 1 << 16;
-    if (cap != m->valcap) {
-        int32_t *v = realloc(m->val, cap * sizeof *v);
-        if (!v)
+    int32_t *out = m->val + m->nval;
+    uint32_t l;
+    if (same_as_prev(m)) {
+        for (size_t i = 0; i < m->ncur; i++)
+            out[m->perm[i]] = m->cur_val[i];
+        l = m->prev_lay;
+    } else {
+        /* the values go out first: keep_arrival overwrites cur_val with indices */
+        memcpy(out, m->cur_val, m->ncur * sizeof *out);
+        keep_arrival(m);
+        sort_cur(m);
+        l = layout(m);
+        if (l == U_INVALID)
             return u_oom(err);
-        m->val = v;
-        m->valcap = cap;
+        /* cur_val[j] is the arrival index of the j-th sorted variable (or, when
+         * keep_arrival could not keep it, the value itself: then nprev is 0) */
+        if (m->nprev) {
+            int32_t tmp[64], *arr = m->ncur <= 64 ? tmp : malloc(m->ncur * sizeof *arr);
+            if (!arr)
+                return u_oom(err);
+            memcpy(arr, out, m->ncur * sizeof *arr);
+            for (size_t j = 0; j < m->ncur; j++) {
+                uint32_t i = (uint32_t)m->cur_val[j];
+                m->perm[i] = (uint32_t)j;
+                out[j] = arr[i];
+            }
+            if (arr != tmp)
+                free(arr);
+            m->prev_lay = l;
+        } else {
+            memcpy(out, m->cur_val, m->ncur * sizeof *out);
+        }
     }
-    memcpy(m->val + m->nval, m->cur_val, m->ncur * sizeof *m->val);
     m->lay_of[s] = l;
     m->off[s] = (uint32_t)m->nval;
     m->vend[s] = (uint8_t)end;
