@@ -368,7 +368,11 @@ static int put_html(FILE *f, const void *arg)
               f);
     }
     fprintf(f, "<h2>Causes (%zu)</h2>\n", in->r->ncauses);
-    if (!in->r->hazard)
+    if (!in->r->hazard && in->run->nwhy)
+        fputs("<p>The hazard was not reached, but the search is incomplete (above): it may "
+              "still be reachable.</p>",
+              f);
+    else if (!in->r->hazard)
         fputs("<p>The hazard is not reachable: nothing to explain.</p>", f);
     for (size_t i = 0; i < in->r->ncauses; i++)
         html_cause(f, in, &t, i);

@@ -170,7 +170,11 @@ int rp_text(FILE *f, const rp_in *cin, bool unicode)
               "(minimality) or be missing.\n",
               f);
     }
-    if (!r->hazard)
+    if (!r->hazard && run->nwhy)
+        fputs("  the hazard was not reached, but the search is incomplete (above): it may "
+              "still be reachable.\n",
+              f);
+    else if (!r->hazard)
         fputs("  the hazard is not reachable: no bad execution, nothing to explain.\n", f);
     else if (!r->ncauses && run->nwhy)
         fputs("  the hazard is reachable, but no cause was found before the search stopped.\n", f);

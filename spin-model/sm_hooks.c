@@ -104,9 +104,10 @@ static struct {
     size_t key_cap;
     char *hazard; /* the first violation pan reported (fault tree, HTML) */
     bool truncated, oom, stopped;
-    bool mode_lost; /* BFS matched a state stored in another mode: a node without moves */
-    bool begun;     /* smh_begin ran: pan entered its first state */
-    bool fold;      /* DFS folds the system's turn after a claim move (dfs_fold) */
+    bool mode_lost;     /* BFS matched a state stored in another mode: a node without moves */
+    bool claim_skipped; /* BFS: a blocked atomic state the claim never checked */
+    bool begun;         /* smh_begin ran: pan entered its first state */
+    bool fold;          /* DFS folds the system's turn after a claim move (dfs_fold) */
     /* smh_unrecv_restored: times SPIN's unrecv would have put back another message */
     double unrecv_restored;
     double states, transitions;
@@ -730,6 +731,12 @@ void smh_bfs_store_seen(const void *vec, int len, unsigned mode)
     smh_bfs_store_id(id);
 }
 
+void smh_bfs_claim_skipped(void)
+{
+    if (live())
+        rec.claim_skipped = true;
+}
+
 void smh_bfs_store_id(uint32_t id)
 {
     if (!live() || !bfs.in_group)
@@ -892,6 +899,12 @@ static void incomplete_reasons(const cc_result *r, rp_run *out)
                         "search mode (inside an atomic sequence and outside it) and did not "
                         "expand it again, so it has no moves in the recorded graph; the "
                         "depth-first build (make pan without BFS=1) gives the complete result";
+    if (rec.claim_skipped)
+        out->why[n++] = "pan's breadth-first search does not let the never claim check a "
+                        "state where an atomic sequence blocks (it skips the claim inside "
+                        "atomic sequences, then checks only the states after the next move), "
+                        "so a violation there may be missed; the depth-first build (make pan "
+                        "without BFS=1) gives the complete result";
     if (run.flags & SMH_APPROX)
         out->why[n++] = "pan was compiled with bitstate hashing or hash compaction, which may "
                         "drop states";
