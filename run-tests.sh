@@ -20,7 +20,9 @@
 # 30) models with process-local variables for the partial order reduction oracle
 # (seeds ORACLE_SEED + 5000 ..); CHAN_ORACLE_MODELS (default 80) models with channels
 # (seeds ORACLE_SEED + 11000 ..); ATOMIC_ORACLE_MODELS (default 60) models with atomic
-# sequences (seeds ORACLE_SEED + 15000 ..); NEAREST_RICH_MODELS (default 60) nearest-oracle
+# sequences (seeds ORACLE_SEED + 15000 ..); ATOMIC_POR_ORACLE_MODELS (default 20) models
+# with atomic sequences and locals, POR on and off (seeds ORACLE_SEED + 17000 ..);
+# NEAREST_RICH_MODELS (default 60) nearest-oracle
 # models with locals, channels, rendezvous and atomic sequences, DFS builds (seeds
 # ORACLE_SEED + 7000 ..); NEAREST_RICH2_MODELS (default 30) and NEAREST_MERGE_MODELS
 # (default 20) nearest-oracle models with two-field channels, rendezvous inside atomic
@@ -95,6 +97,9 @@ suite "oracle: ${ATOMIC_ORACLE_MODELS:-60} models with atomic sequences over cha
 suite "oracle: ${POR_ORACLE_MODELS:-30} models with locals, POR on = off = oracle (AC2(2) too)" \
     env ORACLE_POR=1 ORACLE_GEN_LOCALS=1 ORACLE_PRUNE_EVERY=1000000 \
     cases/oracle/run.sh "${POR_ORACLE_MODELS:-30}" "$((${ORACLE_SEED:-1} + 5000))"
+suite "oracle: ${ATOMIC_POR_ORACLE_MODELS:-20} models with atomic sequences and locals, POR on = off = oracle" \
+    env ORACLE_GEN_ATOMIC=1 ORACLE_POR=1 ORACLE_GEN_LOCALS=1 ORACLE_PRUNE_EVERY=1000000 \
+    cases/oracle/run.sh "${ATOMIC_POR_ORACLE_MODELS:-20}" "$((${ORACLE_SEED:-1} + 17000))"
 if grep -q '^explain-e2e:' explain/explain.mk 2>/dev/null; then
     suite "explain end to end" make -s explain-e2e
 fi
