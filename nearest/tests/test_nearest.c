@@ -164,6 +164,85 @@ START_TEST(a_variable_absent_on_one_side_differs)
 }
 END_TEST
 
+/* The id of the variable named name, or NR_NONE. */
+static uint32_t var_named(const nr_model *m, const char *name)
+{
+    for (size_t i = 0; i < m->nvars; i++)
+        if (!strcmp(m->var[i].name, name))
+            return (uint32_t)i;
+    return NR_NONE;
+}
+
+/* Every state keeps its own values whatever the states before it looked like: the
+ * store reuses the previous state's order when the variables arrive alike, and a
+ * channel's id when its contents are the same (nr_val_end, chan_id).  Random states
+ * of three processes, each alive or not, with a local and a channel beside the
+ * globals; every value read back by name. */
+START_TEST(values_survive_any_sequence_of_layouts)
+{
+    static const char *const P3[] = {"P", "P", "P"};
+    static const short *const S3[] = {SRC0, SRC0, SRC0};
+    static const int N3[] = {8, 8, 8};
+    nr_model *m = nr_model_new();
+    ck_assert_ptr_nonnull(m);
+    ck_assert_int_eq(nr_model_procs(m, P3, 3, S3, N3), 0);
+    enum { NS = 400 };
+    static int alive[NS][3], x[NS], loc[NS][3], pc[NS][3], q[NS];
+    u_err err = {{0}};
+    for (uint32_t s = 0; s < NS; s++) {
+        x[s] = (int)rnd(3);
+        q[s] = (int)rnd(3);
+        /* runs of one layout, as in a search, and now and then another */
+        for (int p = 0; p < 3; p++) {
+            alive[s][p] = s && rnd(4) ? alive[s - 1][p] : (int)rnd(2);
+            loc[s][p] = (int)rnd(4);
+            pc[s][p] = 1 + (int)rnd(6);
+        }
+        nr_val_begin(m);
+        nr_val_scope(m, -1, -1, 0);
+        nr_val_scalar(m, "now.x", "byte", -1, x[s]);
+        int fields[] = {1, q[s]};
+        nr_val_chan(m, "q", 1, fields, q[s] ? 2 : 0);
+        for (int p = 0; p < 3; p++)
+            if (alive[s][p]) {
+                nr_val_scope(m, p, 0, pc[s][p]);
+                nr_val_scalar(m, "((P0 *)pptr(pid))->i", "byte", -1, loc[s][p]);
+            }
+        ck_assert_int_eq(nr_val_end(m, s, false, false, &err), 0);
+    }
+    uint32_t vx = var_named(m, "x"), vq = var_named(m, "q");
+    ck_assert_uint_ne(vx, NR_NONE);
+    ck_assert_uint_ne(vq, NR_NONE);
+    for (uint32_t s = 0; s < NS; s++) {
+        int32_t v;
+        ck_assert(nr_value(m, s, vx, &v));
+        ck_assert_int_eq(v, x[s]);
+        ck_assert(nr_value(m, s, vq, &v));
+        char *t = nr_value_text(m, vq, v);
+        ck_assert_ptr_nonnull(t);
+        ck_assert_str_eq(t, q[s] ? (q[s] == 1 ? "[1]" : "[2]") : "empty");
+        free(t);
+        for (int p = 0; p < 3; p++) {
+            char name[32];
+            snprintf(name, sizeof name, "P(%d):i", p);
+            uint32_t vi = var_named(m, name);
+            ck_assert_int_eq(vi != NR_NONE && nr_value(m, s, vi, &v), alive[s][p]);
+            if (alive[s][p])
+                ck_assert_int_eq(v, loc[s][p]);
+        }
+        /* two states with the same values and processes do not differ */
+        if (s && alive[s][0] == alive[s - 1][0] && alive[s][1] == alive[s - 1][1] &&
+            alive[s][2] == alive[s - 1][2])
+            ck_assert_uint_eq(nr_diff(m, s, s - 1) == 0,
+                              x[s] == x[s - 1] && q[s] == q[s - 1] &&
+                                  (!alive[s][0] || loc[s][0] == loc[s - 1][0]) &&
+                                  (!alive[s][1] || loc[s][1] == loc[s - 1][1]) &&
+                                  (!alive[s][2] || loc[s][2] == loc[s - 1][2]));
+    }
+    nr_model_free(m);
+}
+END_TEST
+
 START_TEST(rows_list_every_step_once_in_order)
 {
     for (int round = 0; round < 300; round++) {
@@ -734,6 +813,7 @@ int main(void)
     TCase *t = tcase_create("core");
     tcase_add_test(t, distance_is_the_least_over_every_alignment);
     tcase_add_test(t, a_variable_absent_on_one_side_differs);
+    tcase_add_test(t, values_survive_any_sequence_of_layouts);
     tcase_add_test(t, rows_list_every_step_once_in_order);
     tcase_add_test(t, channel_contents_keep_message_boundaries);
     tcase_add_test(t, search_deltas_slice_and_trail);
