@@ -199,7 +199,7 @@ int nr_text_report(FILE *f, const nr_report *r)
     else if (r->f->exact)
         fprintf(f, " (NOT EXACT: the least over the recorded graph, which is INCOMPLETE "
                    "(below): a nearer successful run may exist, and b may end where the graph "
-                   "lost moves)\n");
+                   "lost moves or pass a state the claim did not check)\n");
     else if (r->f->stop == NR_STOP_MEMORY)
         fprintf(f,
                 " (NOT EXACT: the search stopped when its memory ran short, at %.0f MB after "
