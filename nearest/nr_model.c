@@ -16,7 +16,9 @@
  *
  * Invariants: lay_of[s] is NR_NONE or a layout id, and then val[off[s] ..
  * off[s] + lay[lay_of[s]].n) are s's values; every scope's var[] grows only; a
- * variable's kind never changes.
+ * variable's kind never changes; nprev != 0 means prev_var[0 .. nprev) is the last
+ * stored state's arrival sequence, prev_lay its layout and perm[i] the sorted position
+ * of its i-th arrival (nr_val_end's fast path relies on it).
  */
 #include "nr_internal.h"
 
@@ -357,7 +359,7 @@ void nr_val_chan(nr_model *m, const char *name, int qid, const int *fields, int 
 {
     uint32_t var = next_var(m, NR_V_CHAN, chan_name, name);
     if (var == NR_NONE)
-        return; /* next_var marked why */
+        return; /* out of memory (marked), or no scope open: dropped, as scalars are */
     int32_t small[64], *key = n < 64 ? small : malloc(((size_t)n + 1) * sizeof *key);
     if (!key) {
         m->oom = true;
@@ -471,13 +473,13 @@ static bool same_as_prev(const nr_model *m)
            !memcmp(m->cur_var, m->prev_var, m->ncur * sizeof *m->cur_var);
 }
 
-/* Remembers the arrival order (before sorting) for the next state; on failure the
- * next state takes the slow way. */
-static void keep_arrival(nr_model *m)
+/* Remembers the arrival order (before sorting) in prev_var and marks each arrival by
+ * its index in cur_val, so that perm can be read off after the sort (insertion sort
+ * is stable, so even an id printed twice keeps its arrival order and perm stays a
+ * bijection).  false, with nothing marked, when there is no room: the state is then
+ * stored the slow way and the next one takes it too. */
+static bool keep_arrival(nr_model *m)
 {
-    m->nprev = 0;
-    if (!m->ncur)
-        return;
     if (m->ncur > m->prevcap) {
         uint32_t *a = realloc(m->prev_var, m->ncur * sizeof *a);
         if (a)
@@ -486,15 +488,44 @@ static void keep_arrival(nr_model *m)
         if (b)
             m->perm = b;
         if (!a || !b)
-            return;
+            return false;
         m->prevcap = m->ncur;
     }
     memcpy(m->prev_var, m->cur_var, m->ncur * sizeof *m->cur_var);
-    /* sorting is stable for distinct ids; mark each arrival by its index in cur_val
-     * so that perm can be read off after the sort */
     for (size_t i = 0; i < m->ncur; i++)
         m->cur_val[i] = (int32_t)i;
-    m->nprev = m->ncur;
+    return true;
+}
+
+/* The slow way: sort, intern the layout, and (when keep_arrival kept the arrival
+ * order) record perm and the layout for the states after it.  out already holds
+ * the values in arrival order.  U_INVALID when out of memory. */
+static uint32_t store_sorted(nr_model *m, int32_t *out)
+{
+    bool kept = keep_arrival(m);
+    sort_cur(m);
+    uint32_t l = layout(m);
+    if (l == U_INVALID)
+        return l;
+    if (!kept) { /* cur_val holds the values, sorted with their variables */
+        memcpy(out, m->cur_val, m->ncur * sizeof *out);
+        return l;
+    }
+    /* cur_val[j] is the arrival index of the j-th sorted variable */
+    int32_t tmp[64], *arr = m->ncur <= 64 ? tmp : malloc(m->ncur * sizeof *arr);
+    if (!arr)
+        return U_INVALID;
+    memcpy(arr, out, m->ncur * sizeof *arr);
+    for (size_t j = 0; j < m->ncur; j++) {
+        uint32_t i = (uint32_t)m->cur_val[j];
+        m->perm[i] = (uint32_t)j;
+        out[j] = arr[i];
+    }
+    if (arr != tmp)
+        free(arr);
+    m->nprev = m->ncur; /* only now do prev_var, perm and prev_lay agree */
+    m->prev_lay = l;
+    return l;
 }
 
 int nr_val_end(nr_model *m, uint32_t s, int end, bool bad, u_err *err)
@@ -507,38 +538,24 @@ int nr_val_end(nr_model *m, uint32_t s, int end, bool bad, u_err *err)
     }
     if (m->oom || grow_states(m, s) || val_room(m, m->ncur))
         return u_oom(err);
-    int32_t *out = m->val + m->nval;
     uint32_t l;
-    if (same_as_prev(m)) {
+    if (!m->ncur) { /* no variables at all (m->val may still be NULL) */
+        m->nprev = 0;
+        l = layout(m);
+    } else if (same_as_prev(m)) {
+        int32_t *out = m->val + m->nval;
         for (size_t i = 0; i < m->ncur; i++)
             out[m->perm[i]] = m->cur_val[i];
         l = m->prev_lay;
     } else {
-        /* the values go out first: keep_arrival overwrites cur_val with indices */
-        memcpy(out, m->cur_val, m->ncur * sizeof *out);
-        keep_arrival(m);
-        sort_cur(m);
-        l = layout(m);
-        if (l == U_INVALID)
-            return u_oom(err);
-        /* cur_val[j] is the arrival index of the j-th sorted variable (or, when
-         * keep_arrival could not keep it, the value itself: then nprev is 0) */
-        if (m->nprev) {
-            int32_t tmp[64], *arr = m->ncur <= 64 ? tmp : malloc(m->ncur * sizeof *arr);
-            if (!arr)
-                return u_oom(err);
-            memcpy(arr, out, m->ncur * sizeof *arr);
-            for (size_t j = 0; j < m->ncur; j++) {
-                uint32_t i = (uint32_t)m->cur_val[j];
-                m->perm[i] = (uint32_t)j;
-                out[j] = arr[i];
-            }
-            if (arr != tmp)
-                free(arr);
-            m->prev_lay = l;
-        } else {
-            memcpy(out, m->cur_val, m->ncur * sizeof *out);
-        }
+        int32_t *out = m->val + m->nval;
+        memcpy(out, m->cur_val, m->ncur * sizeof *out); /* before cur_val is marked */
+        m->nprev = 0; /* until store_sorted has made perm agree with this arrival */
+        l = store_sorted(m, out);
+    }
+    if (l == U_INVALID) {
+        m->oom = true;
+        return u_oom(err);
     }
     m->lay_of[s] = l;
     m->off[s] = (uint32_t)m->nval;
@@ -555,7 +572,8 @@ bool nr_model_has(const nr_model *m, uint32_t s)
 size_t nr_model_bytes(const nr_model *m)
 {
     return m->statecap * 9 + m->valcap * 4 + u_intern_bytes(&m->layouts) +
-           u_intern_bytes(&m->chans) + m->nvars * sizeof(nr_var);
+           u_intern_bytes(&m->chans) + m->nvars * sizeof(nr_var) + m->prevcap * 8 +
+           m->chan_lastcap * 4;
 }
 
 const nr_layout *nr_layout_of(const nr_model *m, uint32_t s, const int32_t **val)

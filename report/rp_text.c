@@ -199,8 +199,8 @@ int rp_text(FILE *f, const rp_in *cin, bool unicode)
     if (in->probs)
         text_probability(f, in);
     if (r->unreachable)
-        fprintf(f, "  event types: %zu; traces: none enumerated (no violation is reachable)\n",
-                in->nevents);
+        fprintf(f, "  event types: %zu; traces: none enumerated (no violation %s)\n", in->nevents,
+                run->nwhy ? "was reached" : "is reachable");
     else
         fprintf(f, "  event types: %zu; traces: %zu bad, %zu good\n", in->nevents, r->bad, r->good);
     fputs("  subset graph:", f);

@@ -881,35 +881,47 @@ static char *event_name(size_t k)
     return u_fmt("%s", l->label);
 }
 
+/* One more reason; RP_MAX_WHY has room for every reason below at once. */
+static void add_why(rp_run *out, size_t *n, const char *why)
+{
+    assert(*n < RP_MAX_WHY);
+    if (*n < RP_MAX_WHY)
+        out->why[(*n)++] = why;
+}
+
 /* Every reason the result is incomplete, in text for people (README "Limits"). */
 static void incomplete_reasons(const cc_result *r, rp_run *out)
 {
     size_t n = 0;
     if (rec.oom || !r || r->oom)
-        out->why[n++] = "out of memory";
+        add_why(out, &n, "out of memory");
     if (rec.stopped)
-        out->why[n++] =
-            "pan stopped its search early (memory limit, time limit -Q, or an interrupt)";
+        add_why(out, &n,
+                "pan stopped its search early (memory limit, time limit -Q, or an interrupt)");
     if (run.flags & SMH_BFS_RENDEZVOUS)
-        out->why[n++] = "pan's breadth-first search does not explore every interleaving "
-                        "around rendezvous channels (SPIN warns of it too); the depth-first "
-                        "build (make pan without BFS=1) gives the complete result";
+        add_why(out, &n,
+                "pan's breadth-first search does not explore every interleaving "
+                "around rendezvous channels (SPIN warns of it too); the depth-first "
+                "build (make pan without BFS=1) gives the complete result");
     if (rec.mode_lost)
-        out->why[n++] = "pan's breadth-first search matched a state it had stored in another "
-                        "search mode (inside an atomic sequence and outside it) and did not "
-                        "expand it again, so it has no moves in the recorded graph; the "
-                        "depth-first build (make pan without BFS=1) gives the complete result";
+        add_why(out, &n,
+                "pan's breadth-first search matched a state it had stored in another "
+                "search mode (inside an atomic sequence and outside it) and did not "
+                "expand it again, so it has no moves in the recorded graph; the "
+                "depth-first build (make pan without BFS=1) gives the complete result");
     if (rec.claim_skipped)
-        out->why[n++] = "pan's breadth-first search does not let the never claim check a "
-                        "state where an atomic sequence blocks (it skips the claim inside "
-                        "atomic sequences, then checks only the states after the next move), "
-                        "so a violation there may be missed; the depth-first build (make pan "
-                        "without BFS=1) gives the complete result";
+        add_why(out, &n,
+                "pan's breadth-first search does not let the never claim check a "
+                "state where an atomic sequence blocks (it skips the claim inside "
+                "atomic sequences, then checks only the states after the next move), "
+                "so a violation there may be missed; the depth-first build (make pan "
+                "without BFS=1) gives the complete result");
     if (run.flags & SMH_APPROX)
-        out->why[n++] = "pan was compiled with bitstate hashing or hash compaction, which may "
-                        "drop states";
+        add_why(out, &n,
+                "pan was compiled with bitstate hashing or hash compaction, which may "
+                "drop states");
     if (rec.truncated)
-        out->why[n++] = "the search depth limit (-m) was reached; increase it with -mN";
+        add_why(out, &n, "the search depth limit (-m) was reached; increase it with -mN");
     static char budget_why[160];
     if (r && r->truncated && r->max_orders > 0)
         snprintf(budget_why, sizeof budget_why,
@@ -921,7 +933,7 @@ static void incomplete_reasons(const cc_result *r, rp_run *out)
                  "the analysis hit its budget (--budget) in phase '%s'",
                  r->truncated_phase ? r->truncated_phase : "history search");
     if (r && r->truncated)
-        out->why[n++] = budget_why;
+        add_why(out, &n, budget_why);
     static char cut_why[200];
     if (r && r->ac22_cut) {
         snprintf(cut_why, sizeof cut_why,
@@ -929,7 +941,7 @@ static void incomplete_reasons(const cc_result *r, rp_run *out)
                  "cause(s): their events and orders are complete, their non-occurrences "
                  "undecided",
                  r->ac22_cut);
-        out->why[n++] = cut_why;
+        add_why(out, &n, cut_why);
     }
     out->nwhy = n;
 }
