@@ -92,17 +92,23 @@ sane "needham.1 BFS (rendezvous)"
 grep -q "INCOMPLETE: .*rendezvous" out.txt
 check "needham.1 BFS: a breadth-first run with rendezvous is not called complete" $?
 
+# fixture NAME: a scratch directory with spin-model/tests/fixtures/NAME.pml, after
+# spin -a; build [BFS=1]: pan -C from it
+fixture() {
+    mkdir "$W/$1" && cd "$W/$1" || exit 1
+    cp "$ROOT/spin-model/tests/fixtures/$1.pml" . && spin -a "$1.pml" >/dev/null || exit 1
+}
+build() { make -s -f "$ROOT/Makefile" pan "$@" >/dev/null 2>&1 || exit 1; }
+
 # BFS: a state pan stored inside an atomic sequence and matches outside it is not
 # expanded again: incomplete, with that reason; the DFS build is complete
-mkdir "$W/bfsatomic" && cd "$W/bfsatomic" || exit 1
-cp "$ROOT/spin-model/tests/fixtures/bfs_atomic_mode.pml" .
-spin -a bfs_atomic_mode.pml >/dev/null || exit 1
-make -s -f "$ROOT/Makefile" pan BFS=1 >/dev/null 2>&1 || exit 1
+fixture bfs_atomic_mode
+build BFS=1
 run 4000000
 sane "bfs_atomic_mode BFS"
 grep -q "INCOMPLETE: .*matched a state it had stored in another search mode" out.txt
 check "bfs_atomic_mode BFS: a state matched in another mode makes it incomplete, and says so" $?
-make -s -f "$ROOT/Makefile" pan >/dev/null 2>&1 || exit 1
+build
 run 4000000
 sane "bfs_atomic_mode DFS"
 ! grep -q "INCOMPLETE" out.txt
@@ -111,17 +117,15 @@ check "bfs_atomic_mode DFS: complete" $?
 # BFS with a never claim: an atomic sequence that blocks leaves a state the claim
 # never checks (stock pan's BFS reports no error where its DFS finds one): incomplete,
 # with that reason, and no "not reachable"; the DFS build finds the hazard, complete
-mkdir "$W/bfsclaim" && cd "$W/bfsclaim" || exit 1
-cp "$ROOT/spin-model/tests/fixtures/bfs_claim_atomic.pml" .
-spin -a bfs_claim_atomic.pml >/dev/null || exit 1
-make -s -f "$ROOT/Makefile" pan BFS=1 >/dev/null 2>&1 || exit 1
+fixture bfs_claim_atomic
+build BFS=1
 run 4000000
 sane "bfs_claim_atomic BFS"
 grep -q "INCOMPLETE: .*does not let the never claim check a state where an atomic" out.txt &&
     grep -q "hazard was not reached, but the search is incomplete" out.txt &&
     ! grep -q "hazard is not reachable\|violation is reachable" out.txt
 check "bfs_claim_atomic BFS: a blocked atomic state the claim did not check makes it incomplete" $?
-make -s -f "$ROOT/Makefile" pan >/dev/null 2>&1 || exit 1
+build
 run 4000000
 sane "bfs_claim_atomic DFS"
 ! grep -q "INCOMPLETE" out.txt && grep -q "1 cause of the hazard" out.txt
