@@ -55,18 +55,18 @@ fi
 passed=0
 failed=0
 failures=()
-suite() { # suite NAME COMMAND...: runs one suite, counts it
-    local name=$1
+suite() { # suite NAME COMMAND...: runs one suite, counts it, says how long it took
+    local name=$1 t0=$SECONDS
     shift
     echo
     echo "==== $name"
     if "$@"; then
         passed=$((passed + 1))
-        echo "---- $name: ok"
+        echo "---- $name: ok ($((SECONDS - t0)) s)"
     else
         failed=$((failed + 1))
         failures+=("$name")
-        echo "---- $name: FAILED"
+        echo "---- $name: FAILED ($((SECONDS - t0)) s)"
     fi
 }
 
