@@ -339,19 +339,13 @@ static uint32_t chan_id(nr_model *m, uint32_t var, const int32_t *key, size_t le
     }
     bool fresh;
     uint32_t id = u_intern_put(&m->chans, key, len, &fresh);
-    if (id != U_INVALID && var >= m->chan_lastcap) {
-        size_t cap = m->chan_lastcap;
-        while (cap <= var)
-            cap = cap ? 2 * cap : 64;
-        uint32_t *c = realloc(m->chan_last, cap * sizeof *c);
-        if (!c)
-            return id; /* only the cache is lost */
-        memset(c + m->chan_lastcap, 0, (cap - m->chan_lastcap) * sizeof *c);
-        m->chan_last = c;
-        m->chan_lastcap = cap;
-    }
-    if (id != U_INVALID)
-        m->chan_last[var] = id + 1;
+    if (id == U_INVALID)
+        return id;
+    size_t old = m->chan_lastcap;
+    if (U_GROW(m->chan_last, m->chan_lastcap, var))
+        return id; /* only the cache is lost */
+    memset(m->chan_last + old, 0, (m->chan_lastcap - old) * sizeof *m->chan_last);
+    m->chan_last[var] = id + 1;
     return id;
 }
 
@@ -453,17 +447,7 @@ static int val_room(nr_model *m, size_t n)
 {
     if (m->nval + n >= UINT32_MAX)
         return -1;
-    size_t cap = m->valcap;
-    while (m->nval + n > cap)
-        cap = cap ? 2 * cap : 1 << 16;
-    if (cap != m->valcap) {
-        int32_t *v = realloc(m->val, cap * sizeof *v);
-        if (!v)
-            return -1;
-        m->val = v;
-        m->valcap = cap;
-    }
-    return 0;
+    return n ? u_grow((void **)&m->val, &m->valcap, m->nval + n - 1, sizeof *m->val, 1 << 16) : 0;
 }
 
 /* Whether the variables arrived as the previous state's did. */
@@ -480,17 +464,9 @@ static bool same_as_prev(const nr_model *m)
  * stored the slow way and the next one takes it too. */
 static bool keep_arrival(nr_model *m)
 {
-    if (m->ncur > m->prevcap) {
-        uint32_t *a = realloc(m->prev_var, m->ncur * sizeof *a);
-        if (a)
-            m->prev_var = a;
-        uint32_t *b = a ? realloc(m->perm, m->ncur * sizeof *b) : NULL;
-        if (b)
-            m->perm = b;
-        if (!a || !b)
-            return false;
-        m->prevcap = m->ncur;
-    }
+    /* ncur > 0 here (nr_val_end stores a state without variables apart) */
+    if (U_GROW_ALL(m->prevcap, m->ncur - 1, 64, U_ARR(m->prev_var), U_ARR(m->perm)))
+        return false;
     memcpy(m->prev_var, m->cur_var, m->ncur * sizeof *m->cur_var);
     for (size_t i = 0; i < m->ncur; i++)
         m->cur_val[i] = (int32_t)i;
