@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# fuzz/smoke.sh - runs each libFuzzer harness of fuzz/ for a while, one at a time,
+# fuzz/smoke.sh - runs each libFuzzer harness of fuzz/ for a while, two at a time,
 # and fails on any crash, leak, timeout (10 s per input) or memory blow-up (2 GB).
 #
 #   fuzz/smoke.sh [SECONDS] [TARGET...]
@@ -38,12 +38,13 @@ make -s -j2 fuzz || { echo "fuzz/smoke.sh: make fuzz failed"; exit 1; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$ROOT/build-fuzz/artifacts"
-failed=0
-for t in "${targets[@]}"; do
-    bin="$ROOT/build-fuzz/fz_$t"
-    [ -x "$bin" ] || { echo "fz_$t: no such harness"; failed=1; continue; }
+# One harness's run; its status line (and, on failure, the first error and where the
+# input is kept) goes to $work/$t.out, printed in target order once all have run.
+fuzz_one() {
+    local t=$1 bin="$ROOT/build-fuzz/fz_$1" rc done_line runs a
+    [ -x "$bin" ] || { echo "fz_$t: no such harness"; return 1; }
     mkdir -p "$work/$t"
-    dict=()
+    local dict=()
     [ -f "fuzz/dict/$t.dict" ] && dict=(-dict="fuzz/dict/$t.dict")
     "$bin" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
         "${dict[@]}" -artifact_prefix="$work/$t-" "$work/$t" "fuzz/corpus/$t" >"$work/$t.log" 2>&1
@@ -52,15 +53,31 @@ for t in "${targets[@]}"; do
     runs=$(sed -n 's/^stat::number_of_executed_units: //p' "$work/$t.log" | tail -1)
     if [ $rc -eq 0 ]; then
         echo "fz_$t: ok, ${runs:-?} runs in ${secs} s; ${done_line#*DONE   }"
-    else
-        failed=1
-        echo "fz_$t: FAILED (exit $rc)"
-        grep -E -m1 -A12 'ERROR: |runtime error|fuzz check failed|Timeout|out-of-memory' "$work/$t.log"
-        for a in "$work/$t"-*; do
-            [ -e "$a" ] || continue
-            cp "$a" "$ROOT/build-fuzz/artifacts/"
-            echo "  input kept: build-fuzz/artifacts/${a##*/}  (replay: build-fuzz/fz_$t build-fuzz/artifacts/${a##*/})"
-        done
+        return 0
     fi
+    echo "fz_$t: FAILED (exit $rc)"
+    grep -E -m1 -A12 'ERROR: |runtime error|fuzz check failed|Timeout|out-of-memory' "$work/$t.log"
+    for a in "$work/$t"-*; do
+        [ -e "$a" ] || continue
+        cp "$a" "$ROOT/build-fuzz/artifacts/"
+        echo "  input kept: build-fuzz/artifacts/${a##*/}  (replay: build-fuzz/fz_$t build-fuzz/artifacts/${a##*/})"
+    done
+    return 1
+}
+
+# FUZZ_JOBS harnesses at a time (default 2, the machine's cores): each still gets its
+# SECONDS, so the suite's wall time halves and the fuzzing done does not shrink.
+jobs=${FUZZ_JOBS:-2}
+pids=()
+for t in "${targets[@]}"; do
+    while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
+    (fuzz_one "$t" >"$work/$t.out" 2>&1; echo $? >"$work/$t.rc") &
+    pids+=($!)
+done
+wait
+failed=0
+for t in "${targets[@]}"; do
+    cat "$work/$t.out"
+    [ "$(cat "$work/$t.rc" 2>/dev/null)" = 0 ] || failed=1
 done
 [ $failed -eq 0 ]
