@@ -228,36 +228,114 @@ oom:
     return u_oom(err);
 }
 
+/* Membership of the lasso u.v^omega: an accepting cycle, reachable from an
+ * initial state at position 0, in the product of a with the lasso's positions.
+ * Node pos * n + q: a in state q about to read letter pos; its successors are the
+ * targets of q's edges whose cube holds that letter, at the next position (after
+ * the last, the cycle's first, npre).  The product is searched on the fly by
+ * Tarjan's algorithm, as in tm_nba_scc, in one block of memory: the test suites
+ * and the cause checks call this for every candidate word, and building the
+ * product as a tm_nba cost a malloc per node. */
+typedef struct {
+    const tm_nba *a;
+    const tm_lasso *w;
+    size_t len;
+} lasso_prod;
+
+static uint64_t letter_at(const tm_lasso *w, size_t pos)
+{
+    return pos < w->npre ? w->pre[pos] : w->cyc[pos - w->npre];
+}
+
+/* The product node reached from node u along q's edge i, or U_INVALID when that
+ * edge's cube does not hold the letter. */
+static uint32_t prod_succ(const lasso_prod *p, uint32_t u, uint32_t i)
+{
+    uint32_t n = p->a->n;
+    size_t pos = u / n;
+    const tm_edge *e = &p->a->s[u % n].e[i];
+    if (!tm_cube_has(e->c, letter_at(p->w, pos)))
+        return U_INVALID;
+    size_t next = pos + 1 < p->len ? pos + 1 : p->w->npre;
+    return (uint32_t)(next * n + e->dst);
+}
+
+/* Whether the SCC {u} alone lies on a cycle: u is its own successor. */
+static bool prod_self_loop(const lasso_prod *p, uint32_t u)
+{
+    for (uint32_t i = 0; i < p->a->s[u % p->a->n].n; i++)
+        if (prod_succ(p, u, i) == u)
+            return true;
+    return false;
+}
+
 int tm_nba_accepts(const tm_nba *a, const tm_lasso *w, u_err *err)
 {
-    size_t len = w->npre + w->ncyc;
     if (w->ncyc == 0)
         return u_errf(err, "internal error: a lasso without a cycle");
-    tm_nba p;
-    tm_nba_init(&p, 0);
-    /* state (pos, q) = pos * n + q */
-    for (size_t pos = 0; pos < len; pos++)
-        for (uint32_t q = 0; q < a->n; q++)
-            if (tm_nba_add_state(&p, a->s[q].acc) == U_INVALID)
-                goto oom;
-    tm_cube top = {0, 0};
-    for (size_t pos = 0; pos < len; pos++) {
-        uint64_t letter = pos < w->npre ? w->pre[pos] : w->cyc[pos - w->npre];
-        size_t next = pos + 1 < len ? pos + 1 : w->npre;
-        for (uint32_t q = 0; q < a->n; q++)
-            for (uint32_t i = 0; i < a->s[q].n; i++)
-                if (tm_cube_has(a->s[q].e[i].c, letter) &&
-                    tm_nba_add_edge(&p, (uint32_t)(pos * a->n + q),
-                                    (uint32_t)(next * a->n + a->s[q].e[i].dst), top) != 0)
-                    goto oom;
+    size_t len = w->npre + w->ncyc, n = a->n;
+    if (n == 0)
+        return 0;
+    if (len >= U_INVALID / n)
+        return u_errf(err, "a word of %zu letters against %zu states is too large", len, n);
+    size_t nn = len * n;
+    /* index, low, Tarjan's stack, frame node, frame edge; then on-stack flags. */
+    uint32_t *mem = malloc(nn * (5 * sizeof *mem + sizeof(bool)));
+    if (!mem)
+        return u_oom(err);
+    uint32_t *index = mem, *low = mem + nn, *stack = mem + 2 * nn, *fs = mem + 3 * nn,
+             *fe = mem + 4 * nn;
+    bool *on = (bool *)(mem + 5 * nn);
+    memset(on, 0, nn * sizeof *on);
+    for (size_t k = 0; k < nn; k++)
+        index[k] = U_INVALID;
+    lasso_prod p = {a, w, len};
+    uint32_t counter = 0, sp = 0;
+    int accepted = 0;
+    for (uint32_t r = 0; r < a->ninit && !accepted; r++) {
+        uint32_t root = a->init[r]; /* position 0 */
+        if (index[root] != U_INVALID)
+            continue;
+        index[root] = low[root] = counter++;
+        stack[sp++] = root;
+        on[root] = true;
+        fs[0] = root;
+        fe[0] = 0;
+        uint32_t depth = 1;
+        while (depth > 0 && !accepted) {
+            uint32_t u = fs[depth - 1];
+            if (fe[depth - 1] < a->s[u % n].n) {
+                uint32_t v = prod_succ(&p, u, fe[depth - 1]++);
+                if (v == U_INVALID)
+                    continue;
+                if (index[v] == U_INVALID) {
+                    index[v] = low[v] = counter++;
+                    stack[sp++] = v;
+                    on[v] = true;
+                    fs[depth] = v;
+                    fe[depth] = 0;
+                    depth++;
+                } else if (on[v] && index[v] < low[u]) {
+                    low[u] = index[v];
+                }
+                continue;
+            }
+            depth--;
+            if (depth > 0 && low[u] < low[fs[depth - 1]])
+                low[fs[depth - 1]] = low[u];
+            if (low[u] != index[u])
+                continue;
+            /* u roots an SCC: the nodes above it on the stack. */
+            bool acc = false, cycle = stack[sp - 1] != u || prod_self_loop(&p, u);
+            uint32_t x;
+            do {
+                x = stack[--sp];
+                on[x] = false;
+                acc = acc || a->s[x % n].acc;
+            } while (x != u);
+            accepted = acc && cycle;
+        }
     }
-    for (uint32_t i = 0; i < a->ninit; i++)
-        if (tm_nba_add_init(&p, a->init[i]) != 0)
-            goto oom;
-    int r = tm_nba_empty(&p, NULL, err);
-    tm_nba_free(&p);
-    return r < 0 ? -1 : !r;
-oom:
-    tm_nba_free(&p);
-    return u_oom(err);
+    free(mem);
+    return accepted;
 }

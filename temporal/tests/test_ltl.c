@@ -134,7 +134,7 @@ static void check_lasso(const tm_lasso *w, void *arg)
 {
     ltlcheck *c = arg;
     int truth = tm_ltl_holds(&l, c->f, w);
-    ck_assert(truth >= 0);
+    tt_check(truth >= 0, "tm_ltl_holds failed");
     bool in = tt_accepts(c->pos, w), out = tt_accepts(c->neg, w);
     if (in != (truth == 1) || out != (truth == 0)) {
         char *t = tm_ltl_text(&l, c->f, &aps);
