@@ -137,19 +137,27 @@ static int work(const cli *c, const char *root, const char *w, const char *base)
         u_show_log(log);
         goto done;
     }
-    /* POR=0: the nearest run may be an interleaving pan's reduction would drop */
-    char *make[] = {"make", "-s", "-f", mk, "pan", "POR=0", c->bfs ? "BFS=1" : NULL, NULL};
-    if (u_run(w, make, log)) {
-        fprintf(stderr, "pancause nearest: make pan failed:\n");
-        u_show_log(log);
-        goto done;
-    }
     char *beside = c->trail ? NULL : u_fmt("%s.trail", c->model);
     if (c->trail)
         trail = u_absolute(c->trail);
     else if (beside && u_is_file(beside)) /* absolute: pan runs in the scratch directory */
         trail = u_absolute(beside);
     free(beside);
+    /* POR=0: the nearest run may be an interleaving pan's reduction would drop.
+     * CAUSAL_ONLY=1 when there is a trail: the stock copy of pan is needed only to
+     * make one, and leaving it out halves the build. */
+    char *make[8] = {"make", "-s", "-f", mk, "pan", "POR=0"};
+    int nm = 6;
+    if (c->bfs)
+        make[nm++] = "BFS=1";
+    if (trail)
+        make[nm++] = "CAUSAL_ONLY=1";
+    make[nm] = NULL;
+    if (u_run(w, make, log)) {
+        fprintf(stderr, "pancause nearest: make pan failed:\n");
+        u_show_log(log);
+        goto done;
+    }
     if (!c->trail && !trail) {
         /* no counterexample yet: stock pan (the same ./pan without -C) makes one */
         free(trail);

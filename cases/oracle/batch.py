@@ -116,7 +116,7 @@ def sh(cmd, cwd, timeout=PAN_TIMEOUT):
 
 
 def build_cmd(extra):
-    return "spin -a model.pml && make -s -f %s/Makefile pan%s PAN_CFLAGS=-O0" % (ROOT, extra)
+    return "spin -a model.pml && make -s -f %s/Makefile pan%s PAN_CFLAGS=-O0 CAUSAL_ONLY=1" % (ROOT, extra)
 
 
 def one(seed, keep, every=1):
