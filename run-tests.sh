@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
 # run-tests.sh - every test of pancause, on a fresh Debian machine.
 #
-# Installs what is missing (spin, libbsd, Check, the compilers' helpers, chromium for
-# the HTML checks), builds with -Werror, then runs: the Check unit tests, the same
-# under AddressSanitizer + UBSan, the format check, the railway case end to end (DFS
-# and BFS, with and without AC2(2)), the bad-input tests, the differential test
-# against the brute-force oracle, the explain end-to-end tests and oracle, the
-# temporal causes' paper instances, bad input and differential test, the nearest
-# search end to end, in Chromium and against its brute-force reference, and every
-# libFuzzer harness for a short while (fuzz/smoke.sh, which installs clang when
-# missing).  Prints one closing line "N passed, M failed" over all suites and exits
-# non-zero on any failure.
+# Installs what is missing (spin, libbsd, Check, the compilers' helpers, clang for the
+# fuzzers, Graphviz, xmllint, Chromium and SCRAM for the reports), builds with -Werror
+# (plain and sanitized), then runs: the Check unit tests, the same under
+# AddressSanitizer + UBSan, the format check; then, in two lanes side by side (below),
+# the railway and airbag cases end to end (DFS and BFS, with and without AC2(2)), the
+# bad-input, limit, POR and report tests, the differential tests against the
+# brute-force oracles, the explain end-to-end tests and oracle, the temporal causes'
+# paper instances, bad input and differential test, the nearest search end to end, in
+# Chromium and against its brute-force reference, and every libFuzzer harness for a
+# short while (fuzz/smoke.sh).  Prints one closing line "N passed, M failed" over all
+# suites and exits non-zero on any failure.
 #
 # Environment: ORACLE_MODELS (default 250) models for the oracle comparison;
 # ORACLE_SEED (default 1, also the explain oracle's seed); EXPLAIN_CASES (default
@@ -45,6 +46,13 @@ have objcopy || need_pkgs+=(binutils)
 [ -e /usr/include/bsd/sys/tree.h ] || need_pkgs+=(libbsd-dev)
 [ -e /usr/include/check.h ] || need_pkgs+=(check)
 [ -e /usr/include/xxhash.h ] || need_pkgs+=(libxxhash-dev)
+# What single suites need (each also installs it when run alone): installed here, once,
+# because the suites run in two lanes and two apt-gets at once would fight for dpkg's lock.
+have clang || need_pkgs+=(clang)
+have dot || need_pkgs+=(graphviz)
+have xmllint || need_pkgs+=(libxml2-utils)
+have chromium || need_pkgs+=(chromium)
+have scram || need_pkgs+=(scram)
 if [ ${#need_pkgs[@]} -gt 0 ]; then
     echo "== installing ${need_pkgs[*]}"
     export DEBIAN_FRONTEND=noninteractive
@@ -52,83 +60,106 @@ if [ ${#need_pkgs[@]} -gt 0 ]; then
         { echo "could not install ${need_pkgs[*]}"; exit 1; }
 fi
 
-passed=0
-failed=0
-failures=()
-suite() { # suite NAME COMMAND...: runs one suite, counts it, says how long it took
-    local name=$1 t0=$SECONDS
+# Suites run in three phases.  The first builds everything (plain and sanitized, so
+# that no later `make pan` writes into build/ or build-san/) and runs the unit tests,
+# one suite at a time.  Then two lanes run side by side, since the machine has two
+# cores and most end-to-end suites use one: lane A the differential tests and the
+# fuzzers (two jobs each), lane B the end-to-end suites (one process each; every
+# suite that starts Chromium is in lane B, so no two browsers share a profile).  A
+# suite's output is printed whole when it ends, under a lock, so the lanes' blocks do
+# not interleave; each block ends with the suite's verdict and seconds.
+LOGS=$(mktemp -d)
+trap 'rm -rf "$LOGS"' EXIT
+: >"$LOGS/verdicts"
+suite() { # suite NAME COMMAND...: runs one suite, records its verdict, prints its block
+    local name=$1 t0=$SECONDS verdict=ok log
     shift
-    echo
-    echo "==== $name"
-    if "$@"; then
-        passed=$((passed + 1))
-        echo "---- $name: ok ($((SECONDS - t0)) s)"
-    else
-        failed=$((failed + 1))
-        failures+=("$name")
-        echo "---- $name: FAILED ($((SECONDS - t0)) s)"
-    fi
+    log=$(mktemp "$LOGS/suite.XXXXXX")
+    "$@" >"$log" 2>&1 || verdict=FAILED
+    {
+        flock 9
+        printf '\n==== %s\n' "$name"
+        cat "$log"
+        printf -- '---- %s: %s (%d s)\n' "$name" "$verdict" $((SECONDS - t0))
+        printf '%s\t%s\n' "$verdict" "$name" >>"$LOGS/verdicts"
+    } 9>"$LOGS/lock"
+    rm -f "$log"
 }
 
 JOBS=2
-suite "build (-Werror)" make -s -j$JOBS all
+suite "build (-Werror; plain and ASan+UBSan)" sh -c "make -s -j$JOBS all && make -s -j$JOBS SAN=1 all"
 suite "unit tests (Check)" make -s -j$JOBS check
 suite "unit tests under ASan+UBSan" env ASAN_OPTIONS=detect_leaks=1 make -s -j$JOBS SAN=1 check
 suite "clang-format" make -s format-check
-suite "railway end to end" bash cases/railway/test.sh
-suite "airbag end to end (the paper's five causes)" bash cases/airbag/test.sh
-suite "bad input" bash spin-model/tests/bad-input.sh
-suite "pan without -C is stock pan" bash spin-model/tests/stock.sh
-suite "pan -C puts back what a narrowing receive took (SPIN's unrecv does not)" \
-    bash spin-model/tests/unrecv.sh
-suite "limits: depth, memory, budget end with causes so far" bash spin-model/tests/limits.sh
-suite "state identity: pan's table, siblings, fingerprints agree" bash spin-model/tests/identity.sh
-suite "partial order reduction keeps the causes, non-occurrences included" bash spin-model/tests/por.sh
-suite "the analysis' second thread changes nothing (--one-thread = default)" bash spin-model/tests/threads.sh
-suite "fault trees, trails, HTML report" bash report/tests/e2e_report.sh
-suite "output paths: devices and links in place, checked before the search" \
-    bash report/tests/e2e_outputs.sh
-suite "oracle: ${ORACLE_MODELS:-250} random models, DFS and BFS" \
-    cases/oracle/run.sh "${ORACLE_MODELS:-250}" "${ORACLE_SEED:-1}"
-suite "oracle: ${CHAN_ORACLE_MODELS:-80} models with channels, buffered and rendezvous (DFS; BFS must say INCOMPLETE with rendezvous)" \
-    env ORACLE_GEN_CHAN=1 cases/oracle/run.sh "${CHAN_ORACLE_MODELS:-80}" "$((${ORACLE_SEED:-1} + 11000))"
-suite "oracle: ${ATOMIC_ORACLE_MODELS:-60} models with atomic sequences over channels (DFS; BFS where complete)" \
-    env ORACLE_GEN_ATOMIC=1 cases/oracle/run.sh "${ATOMIC_ORACLE_MODELS:-60}" "$((${ORACLE_SEED:-1} + 15000))"
-suite "oracle: ${POR_ORACLE_MODELS:-30} models with locals, POR on = off = oracle (AC2(2) too)" \
-    env ORACLE_POR=1 ORACLE_GEN_LOCALS=1 ORACLE_PRUNE_EVERY=1000000 \
-    cases/oracle/run.sh "${POR_ORACLE_MODELS:-30}" "$((${ORACLE_SEED:-1} + 5000))"
-suite "oracle: ${ATOMIC_POR_ORACLE_MODELS:-20} models with atomic sequences and locals, POR on = off = oracle" \
-    env ORACLE_GEN_ATOMIC=1 ORACLE_POR=1 ORACLE_GEN_LOCALS=1 ORACLE_PRUNE_EVERY=1000000 \
-    cases/oracle/run.sh "${ATOMIC_POR_ORACLE_MODELS:-20}" "$((${ORACLE_SEED:-1} + 17000))"
-if grep -q '^explain-e2e:' explain/explain.mk 2>/dev/null; then
-    suite "explain end to end" make -s explain-e2e
-fi
-suite "explain oracle: ${EXPLAIN_CASES:-1000} random formulas and traces against Definitions 1-4" \
-    sh cases/explain-oracle/run.sh "${EXPLAIN_CASES:-1000}" "${ORACLE_SEED:-1}"
-suite "temporal: the paper's causes (Table 1, sections 1-4) by cause checking" \
-    bash temporal/tests/e2e_paper.sh
-suite "temporal: bad input, exit statuses, nothing half-written" bash temporal/tests/e2e_errors.sh
-suite "temporal: SPIN models (Promela arbiters = HOA arbiters by cause checking; bad models, trails)" \
-    bash temporal/tests/e2e_spin.sh
-suite "temporal oracle: ${TEMPORAL_ORACLE_N:-100} random instances x 2 relations" \
-    bash temporal/tests/e2e_oracle.sh
-suite "nearest end to end: stock and witness trails, the thesis' examples, bad input" \
-    bash nearest/tests/e2e.sh
-suite "nearest HTML in headless Chromium" bash nearest/tests/e2e_html.sh
-suite "nearest oracle: ${NEAREST_MODELS:-200} random models, exact distance, b replayed" \
-    cases/nearest-oracle/run.sh "${NEAREST_MODELS:-200}" "${ORACLE_SEED:-1}"
-suite "nearest oracle: ${NEAREST_RICH_MODELS:-60} models with locals, channels, rendezvous, atomic (DFS)" \
-    env NEAREST_GEN_RICH=1 NEAREST_BFS=0 cases/nearest-oracle/run.sh "${NEAREST_RICH_MODELS:-60}" \
-    "$((${ORACLE_SEED:-1} + 7000))"
-suite "nearest oracle: ${NEAREST_RICH2_MODELS:-30} models with two-field channels, rendezvous in atomic, claims (DFS)" \
-    env NEAREST_GEN_RICH2=1 NEAREST_BFS=0 cases/nearest-oracle/run.sh "${NEAREST_RICH2_MODELS:-30}" \
-    "$((${ORACLE_SEED:-1} + 8000))"
-suite "nearest oracle: ${NEAREST_MERGE_MODELS:-20} models with merged atomic steps (DFS)" \
-    env NEAREST_GEN_MERGE=1 NEAREST_BFS=0 cases/nearest-oracle/run.sh "${NEAREST_MERGE_MODELS:-20}" \
-    "$((${ORACLE_SEED:-1} + 9000))"
-suite "fuzzers: ${FUZZ_TIME:-20} s each, no crash, leak or timeout" fuzz/smoke.sh "${FUZZ_TIME:-20}"
 
+lane_a() {
+    suite "oracle: ${ORACLE_MODELS:-250} random models, DFS and BFS" \
+        cases/oracle/run.sh "${ORACLE_MODELS:-250}" "${ORACLE_SEED:-1}"
+    suite "oracle: ${CHAN_ORACLE_MODELS:-80} models with channels, buffered and rendezvous (DFS; BFS must say INCOMPLETE with rendezvous)" \
+        env ORACLE_GEN_CHAN=1 cases/oracle/run.sh "${CHAN_ORACLE_MODELS:-80}" "$((${ORACLE_SEED:-1} + 11000))"
+    suite "oracle: ${ATOMIC_ORACLE_MODELS:-60} models with atomic sequences over channels (DFS; BFS where complete)" \
+        env ORACLE_GEN_ATOMIC=1 cases/oracle/run.sh "${ATOMIC_ORACLE_MODELS:-60}" "$((${ORACLE_SEED:-1} + 15000))"
+    suite "oracle: ${POR_ORACLE_MODELS:-30} models with locals, POR on = off = oracle (AC2(2) too)" \
+        env ORACLE_POR=1 ORACLE_GEN_LOCALS=1 ORACLE_PRUNE_EVERY=1000000 \
+        cases/oracle/run.sh "${POR_ORACLE_MODELS:-30}" "$((${ORACLE_SEED:-1} + 5000))"
+    suite "oracle: ${ATOMIC_POR_ORACLE_MODELS:-20} models with atomic sequences and locals, POR on = off = oracle" \
+        env ORACLE_GEN_ATOMIC=1 ORACLE_POR=1 ORACLE_GEN_LOCALS=1 ORACLE_PRUNE_EVERY=1000000 \
+        cases/oracle/run.sh "${ATOMIC_POR_ORACLE_MODELS:-20}" "$((${ORACLE_SEED:-1} + 17000))"
+    suite "explain oracle: ${EXPLAIN_CASES:-1000} random formulas and traces against Definitions 1-4" \
+        sh cases/explain-oracle/run.sh "${EXPLAIN_CASES:-1000}" "${ORACLE_SEED:-1}"
+    suite "temporal oracle: ${TEMPORAL_ORACLE_N:-100} random instances x 2 relations" \
+        bash temporal/tests/e2e_oracle.sh
+    suite "nearest oracle: ${NEAREST_MODELS:-200} random models, exact distance, b replayed" \
+        cases/nearest-oracle/run.sh "${NEAREST_MODELS:-200}" "${ORACLE_SEED:-1}"
+    suite "nearest oracle: ${NEAREST_RICH_MODELS:-60} models with locals, channels, rendezvous, atomic (DFS)" \
+        env NEAREST_GEN_RICH=1 NEAREST_BFS=0 cases/nearest-oracle/run.sh "${NEAREST_RICH_MODELS:-60}" \
+        "$((${ORACLE_SEED:-1} + 7000))"
+    suite "nearest oracle: ${NEAREST_RICH2_MODELS:-30} models with two-field channels, rendezvous in atomic, claims (DFS)" \
+        env NEAREST_GEN_RICH2=1 NEAREST_BFS=0 cases/nearest-oracle/run.sh "${NEAREST_RICH2_MODELS:-30}" \
+        "$((${ORACLE_SEED:-1} + 8000))"
+    suite "nearest oracle: ${NEAREST_MERGE_MODELS:-20} models with merged atomic steps (DFS)" \
+        env NEAREST_GEN_MERGE=1 NEAREST_BFS=0 cases/nearest-oracle/run.sh "${NEAREST_MERGE_MODELS:-20}" \
+        "$((${ORACLE_SEED:-1} + 9000))"
+    suite "fuzzers: ${FUZZ_TIME:-20} s each, no crash, leak or timeout" fuzz/smoke.sh "${FUZZ_TIME:-20}"
+}
+
+lane_b() {
+    suite "railway end to end" bash cases/railway/test.sh
+    suite "airbag end to end (the paper's five causes)" bash cases/airbag/test.sh
+    suite "bad input" bash spin-model/tests/bad-input.sh
+    suite "pan without -C is stock pan" bash spin-model/tests/stock.sh
+    suite "pan -C puts back what a narrowing receive took (SPIN's unrecv does not)" \
+        bash spin-model/tests/unrecv.sh
+    suite "limits: depth, memory, budget end with causes so far" bash spin-model/tests/limits.sh
+    suite "state identity: pan's table, siblings, fingerprints agree" bash spin-model/tests/identity.sh
+    suite "partial order reduction keeps the causes, non-occurrences included" bash spin-model/tests/por.sh
+    suite "the analysis' second thread changes nothing (--one-thread = default)" bash spin-model/tests/threads.sh
+    suite "fault trees, trails, HTML report" bash report/tests/e2e_report.sh
+    suite "output paths: devices and links in place, checked before the search" \
+        bash report/tests/e2e_outputs.sh
+    if grep -q '^explain-e2e:' explain/explain.mk 2>/dev/null; then
+        suite "explain end to end" make -s explain-e2e
+    fi
+    suite "temporal: the paper's causes (Table 1, sections 1-4) by cause checking" \
+        bash temporal/tests/e2e_paper.sh
+    suite "temporal: bad input, exit statuses, nothing half-written" bash temporal/tests/e2e_errors.sh
+    suite "temporal: SPIN models (Promela arbiters = HOA arbiters by cause checking; bad models, trails)" \
+        bash temporal/tests/e2e_spin.sh
+    suite "nearest end to end: stock and witness trails, the thesis' examples, bad input" \
+        bash nearest/tests/e2e.sh
+    suite "nearest HTML in headless Chromium" bash nearest/tests/e2e_html.sh
+}
+
+lane_b &
+lane_b_pid=$!
+lane_a
+wait $lane_b_pid
+
+passed=$(grep -c '^ok' "$LOGS/verdicts")
+failed=$(grep -c '^FAILED' "$LOGS/verdicts")
+failures=()
+while IFS=$'\t' read -r v name; do [ "$v" = ok ] || failures+=("$name"); done <"$LOGS/verdicts"
 echo
-[ $failed -eq 0 ] || echo "failed suites: ${failures[*]}"
+[ "$failed" -eq 0 ] || printf 'failed suites: %s\n' "${failures[*]}"
 echo "$passed passed, $failed failed"
 [ $failed -eq 0 ]
