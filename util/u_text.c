@@ -13,10 +13,25 @@
 
 #include <string.h>
 
+/* Each escaper writes the runs of characters that need no escape with one fwrite:
+ * the JSON reports of large models are tens of megabytes (BEEM's bakery.4: 30 MB),
+ * and a fputc per character, each taking the stream's lock, was 15% of that
+ * `pan -C`'s time. */
+static void put_run(FILE *f, const char *s, size_t n)
+{
+    if (n > 0)
+        fwrite(s, 1, n, f);
+}
+
 void u_put_xml(FILE *f, const char *s)
 {
-    for (; *s; s++) {
-        switch (*s) {
+    for (;;) {
+        size_t n = strcspn(s, "&<>\"'");
+        put_run(f, s, n);
+        s += n;
+        if (!*s)
+            return;
+        switch (*s++) {
         case '&':
             fputs("&amp;", f);
             break;
@@ -29,37 +44,53 @@ void u_put_xml(FILE *f, const char *s)
         case '"':
             fputs("&quot;", f);
             break;
-        case '\'':
+        default: /* '\'' */
             fputs("&#39;", f);
-            break;
-        default:
-            fputc(*s, f);
         }
     }
 }
 
 void u_put_dot(FILE *f, const char *s)
 {
-    for (; *s; s++) {
-        if (*s == '"' || *s == '\\')
-            fputc('\\', f);
-        if (*s == '\n')
+    for (;;) {
+        size_t n = strcspn(s, "\"\\\n");
+        put_run(f, s, n);
+        s += n;
+        if (!*s)
+            return;
+        char c = *s++;
+        if (c == '\n')
             fputs("\\n", f);
         else
-            fputc(*s, f);
+            fprintf(f, "\\%c", c);
+    }
+}
+
+/* The length of s's leading run that JSON takes as it is. */
+static size_t json_plain(const char *s, bool script)
+{
+    size_t n = 0;
+    for (;; n++) {
+        unsigned char c = (unsigned char)s[n];
+        if (c == '\0' || c == '"' || c == '\\' || c < 0x20 ||
+            (script && (c == '<' || c == '>' || c == '&')))
+            return n;
     }
 }
 
 static void put_json(FILE *f, const char *s, bool script)
 {
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
+    for (;;) {
+        size_t n = json_plain(s, script);
+        put_run(f, s, n);
+        s += n;
+        if (!*s)
+            return;
+        unsigned char c = (unsigned char)*s++;
         if (c == '"' || c == '\\')
             fprintf(f, "\\%c", c);
-        else if (c < 0x20 || (script && (c == '<' || c == '>' || c == '&')))
-            fprintf(f, "\\u%04x", c); /* script: no "</script>" inside a page */
         else
-            fputc(c, f);
+            fprintf(f, "\\u%04x", c); /* script: no "</script>" inside a page */
     }
 }
 

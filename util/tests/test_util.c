@@ -175,13 +175,22 @@ static void escapes(FILE *f)
     j.script = true;
     fputc('|', f);
     u_json_str(&j, "</script>");
+    /* runs of plain text before, between and after escapes (each escaper writes
+     * them with one fwrite) */
+    fputc('|', f);
+    j.script = false;
+    u_json_str(&j, "ab\001cd\\e<f\"gh");
+    fputc('|', f);
+    u_put_xml(f, "plain");
+    u_put_dot(f, "");
 }
 
 START_TEST(escaping)
 {
     char *s = capture(escapes);
     ck_assert_str_eq(s, "&lt;a href=&quot;x&quot;&gt;&amp;&#39;|a\\\"b\\\\c\\nd|"
-                        "\"\\u003c/script\\u003e\"");
+                        "\"\\u003c/script\\u003e\"|"
+                        "\"ab\\u0001cd\\\\e<f\\\"gh\"|plain");
     free(s);
 }
 END_TEST
