@@ -16,39 +16,77 @@ void tm_lasso_free(tm_lasso *w)
     memset(w, 0, sizeof *w);
 }
 
-/* Iterative Tarjan.  Invariant of the explicit stack: frame k holds a state and
- * the index of the next edge to follow from it. */
-int tm_nba_scc(const tm_nba *a, uint32_t *comp)
+/* The graph Tarjan's search walks: a's states, or (w != NULL) the product of a
+ * with the positions of the lasso w, for tm_nba_accepts.  Product node pos * n + q:
+ * a in state q about to read letter pos; its successors are the targets of q's
+ * edges whose cube holds that letter, at the next position (after the last, the
+ * cycle's first, npre). */
+typedef struct {
+    const tm_nba *a;
+    const tm_lasso *w;
+    size_t len;
+} scc_graph;
+
+static uint32_t out_degree(const scc_graph *g, uint32_t u)
 {
-    uint32_t n = a->n;
-    uint32_t *index = malloc(((size_t)n + 1) * sizeof *index);
-    uint32_t *low = malloc(((size_t)n + 1) * sizeof *low);
-    uint32_t *stack = malloc(((size_t)n + 1) * sizeof *stack);
-    uint32_t *fs = malloc(((size_t)n + 1) * sizeof *fs); /* frame state */
-    uint32_t *fe = malloc(((size_t)n + 1) * sizeof *fe); /* frame edge */
-    bool *on = calloc((size_t)n + 1, sizeof *on);
-    if (!index || !low || !stack || !fs || !fe || !on) {
-        free(index), free(low), free(stack), free(fs), free(fe), free(on);
+    return g->a->s[g->w ? u % g->a->n : u].n; /* no division on a's own states */
+}
+
+/* The node u's i-th edge leads to, or U_INVALID when (product) that edge's cube
+ * does not hold the letter. */
+static uint32_t successor(const scc_graph *g, uint32_t u, uint32_t i)
+{
+    if (!g->w)
+        return g->a->s[u].e[i].dst;
+    uint32_t n = g->a->n;
+    size_t pos = u / n;
+    const tm_edge *e = &g->a->s[u % n].e[i];
+    uint64_t letter = pos < g->w->npre ? g->w->pre[pos] : g->w->cyc[pos - g->w->npre];
+    if (!tm_cube_has(e->c, letter))
+        return U_INVALID;
+    size_t next = pos + 1 < g->len ? pos + 1 : g->w->npre;
+    return (uint32_t)(next * n + e->dst);
+}
+
+/* Called with each SCC's nodes as Tarjan completes it (so in reverse topological
+ * order); a nonzero return ends the search with that value. */
+typedef int (*scc_fn)(const scc_graph *g, const uint32_t *nodes, uint32_t k, void *ctx);
+
+/* Iterative Tarjan over the nn nodes reachable from the roots (every node when
+ * roots is NULL), in one block of memory.  Invariant of the explicit stack: frame
+ * k holds a node and the index of the next edge to follow from it.  Returns the
+ * callback's nonzero value, 0 when every SCC was visited, -1 out of memory. */
+static int tarjan(const scc_graph *g, uint32_t nn, const uint32_t *roots, uint32_t nroots,
+                  scc_fn fn, void *ctx)
+{
+    /* index, low, Tarjan's stack, frame node, frame edge; then on-stack flags */
+    uint32_t *mem = malloc((size_t)nn * (5 * sizeof *mem + sizeof(bool)) + 1);
+    if (!mem)
         return -1;
-    }
-    for (uint32_t q = 0; q < n; q++)
-        index[q] = U_INVALID;
-    uint32_t counter = 0, sp = 0, nc = 0;
-    for (uint32_t root = 0; root < n; root++) {
+    uint32_t *index = mem, *low = mem + nn, *stack = mem + 2 * (size_t)nn,
+             *fs = mem + 3 * (size_t)nn, *fe = mem + 4 * (size_t)nn;
+    bool *on = (bool *)(mem + 5 * (size_t)nn);
+    memset(on, 0, nn * sizeof *on);
+    for (uint32_t k = 0; k < nn; k++)
+        index[k] = U_INVALID;
+    uint32_t counter = 0, sp = 0;
+    int stop = 0;
+    for (uint32_t r = 0; r < (roots ? nroots : nn) && !stop; r++) {
+        uint32_t root = roots ? roots[r] : r;
         if (index[root] != U_INVALID)
             continue;
-        uint32_t depth = 0;
-        fs[0] = root;
-        fe[0] = 0;
         index[root] = low[root] = counter++;
         stack[sp++] = root;
         on[root] = true;
-        depth = 1;
-        while (depth > 0) {
+        fs[0] = root;
+        fe[0] = 0;
+        uint32_t depth = 1;
+        while (depth > 0 && !stop) {
             uint32_t u = fs[depth - 1];
-            const tm_state *s = &a->s[u];
-            if (fe[depth - 1] < s->n) {
-                uint32_t v = s->e[fe[depth - 1]++].dst;
+            if (fe[depth - 1] < out_degree(g, u)) {
+                uint32_t v = successor(g, u, fe[depth - 1]++);
+                if (v == U_INVALID)
+                    continue;
                 if (index[v] == U_INVALID) {
                     index[v] = low[v] = counter++;
                     stack[sp++] = v;
@@ -64,19 +102,39 @@ int tm_nba_scc(const tm_nba *a, uint32_t *comp)
             depth--;
             if (depth > 0 && low[u] < low[fs[depth - 1]])
                 low[fs[depth - 1]] = low[u];
-            if (low[u] == index[u]) {
-                uint32_t w;
-                do {
-                    w = stack[--sp];
-                    on[w] = false;
-                    comp[w] = nc;
-                } while (w != u);
-                nc++;
-            }
+            if (low[u] != index[u])
+                continue;
+            uint32_t k = sp; /* u roots an SCC: the nodes from u up on the stack */
+            do
+                on[stack[--k]] = false;
+            while (stack[k] != u);
+            stop = fn(g, stack + k, sp - k, ctx);
+            sp = k;
         }
     }
-    free(index), free(low), free(stack), free(fs), free(fe), free(on);
-    return (int)nc;
+    free(mem);
+    return stop;
+}
+
+typedef struct {
+    uint32_t *comp, nc;
+} numbering;
+
+static int number_scc(const scc_graph *g, const uint32_t *nodes, uint32_t k, void *ctx)
+{
+    (void)g;
+    numbering *x = ctx;
+    for (uint32_t i = 0; i < k; i++)
+        x->comp[nodes[i]] = x->nc;
+    x->nc++;
+    return 0;
+}
+
+int tm_nba_scc(const tm_nba *a, uint32_t *comp)
+{
+    scc_graph g = {a, NULL, 0};
+    numbering x = {comp, 0};
+    return tarjan(&g, a->n, NULL, 0, number_scc, &x) < 0 ? -1 : (int)x.nc;
 }
 
 /* Breadth-first search from the sources to the first state with target[q],
@@ -228,47 +286,24 @@ oom:
     return u_oom(err);
 }
 
+/* An SCC of the product that lies on a cycle (more than one node, or one that is
+ * its own successor) and holds an accepting state: the lasso is accepted. */
+static int accepting_scc(const scc_graph *g, const uint32_t *nodes, uint32_t k, void *ctx)
+{
+    (void)ctx;
+    bool acc = false, cycle = k > 1;
+    for (uint32_t i = 0; i < k; i++)
+        acc = acc || g->a->s[nodes[i] % g->a->n].acc;
+    for (uint32_t i = 0; acc && !cycle && i < out_degree(g, nodes[0]); i++)
+        cycle = successor(g, nodes[0], i) == nodes[0];
+    return acc && cycle;
+}
+
 /* Membership of the lasso u.v^omega: an accepting cycle, reachable from an
- * initial state at position 0, in the product of a with the lasso's positions.
- * Node pos * n + q: a in state q about to read letter pos; its successors are the
- * targets of q's edges whose cube holds that letter, at the next position (after
- * the last, the cycle's first, npre).  The product is searched on the fly by
- * Tarjan's algorithm, as in tm_nba_scc, in one block of memory: the test suites
- * and the cause checks call this for every candidate word, and building the
- * product as a tm_nba cost a malloc per node. */
-typedef struct {
-    const tm_nba *a;
-    const tm_lasso *w;
-    size_t len;
-} lasso_prod;
-
-static uint64_t letter_at(const tm_lasso *w, size_t pos)
-{
-    return pos < w->npre ? w->pre[pos] : w->cyc[pos - w->npre];
-}
-
-/* The product node reached from node u along q's edge i, or U_INVALID when that
- * edge's cube does not hold the letter. */
-static uint32_t prod_succ(const lasso_prod *p, uint32_t u, uint32_t i)
-{
-    uint32_t n = p->a->n;
-    size_t pos = u / n;
-    const tm_edge *e = &p->a->s[u % n].e[i];
-    if (!tm_cube_has(e->c, letter_at(p->w, pos)))
-        return U_INVALID;
-    size_t next = pos + 1 < p->len ? pos + 1 : p->w->npre;
-    return (uint32_t)(next * n + e->dst);
-}
-
-/* Whether the SCC {u} alone lies on a cycle: u is its own successor. */
-static bool prod_self_loop(const lasso_prod *p, uint32_t u)
-{
-    for (uint32_t i = 0; i < p->a->s[u % p->a->n].n; i++)
-        if (prod_succ(p, u, i) == u)
-            return true;
-    return false;
-}
-
+ * initial state at position 0, in the product of a with the lasso's positions,
+ * searched on the fly (scc_graph): the test suites and the cause checks call this
+ * for every candidate word, and building the product as a tm_nba cost a malloc
+ * per node. */
 int tm_nba_accepts(const tm_nba *a, const tm_lasso *w, u_err *err)
 {
     if (w->ncyc == 0)
@@ -278,64 +313,8 @@ int tm_nba_accepts(const tm_nba *a, const tm_lasso *w, u_err *err)
         return 0;
     if (len >= U_INVALID / n)
         return u_errf(err, "a word of %zu letters against %zu states is too large", len, n);
-    size_t nn = len * n;
-    /* index, low, Tarjan's stack, frame node, frame edge; then on-stack flags. */
-    uint32_t *mem = malloc(nn * (5 * sizeof *mem + sizeof(bool)));
-    if (!mem)
-        return u_oom(err);
-    uint32_t *index = mem, *low = mem + nn, *stack = mem + 2 * nn, *fs = mem + 3 * nn,
-             *fe = mem + 4 * nn;
-    bool *on = (bool *)(mem + 5 * nn);
-    memset(on, 0, nn * sizeof *on);
-    for (size_t k = 0; k < nn; k++)
-        index[k] = U_INVALID;
-    lasso_prod p = {a, w, len};
-    uint32_t counter = 0, sp = 0;
-    int accepted = 0;
-    for (uint32_t r = 0; r < a->ninit && !accepted; r++) {
-        uint32_t root = a->init[r]; /* position 0 */
-        if (index[root] != U_INVALID)
-            continue;
-        index[root] = low[root] = counter++;
-        stack[sp++] = root;
-        on[root] = true;
-        fs[0] = root;
-        fe[0] = 0;
-        uint32_t depth = 1;
-        while (depth > 0 && !accepted) {
-            uint32_t u = fs[depth - 1];
-            if (fe[depth - 1] < a->s[u % n].n) {
-                uint32_t v = prod_succ(&p, u, fe[depth - 1]++);
-                if (v == U_INVALID)
-                    continue;
-                if (index[v] == U_INVALID) {
-                    index[v] = low[v] = counter++;
-                    stack[sp++] = v;
-                    on[v] = true;
-                    fs[depth] = v;
-                    fe[depth] = 0;
-                    depth++;
-                } else if (on[v] && index[v] < low[u]) {
-                    low[u] = index[v];
-                }
-                continue;
-            }
-            depth--;
-            if (depth > 0 && low[u] < low[fs[depth - 1]])
-                low[fs[depth - 1]] = low[u];
-            if (low[u] != index[u])
-                continue;
-            /* u roots an SCC: the nodes above it on the stack. */
-            bool acc = false, cycle = stack[sp - 1] != u || prod_self_loop(&p, u);
-            uint32_t x;
-            do {
-                x = stack[--sp];
-                on[x] = false;
-                acc = acc || a->s[x % n].acc;
-            } while (x != u);
-            accepted = acc && cycle;
-        }
-    }
-    free(mem);
-    return accepted;
+    scc_graph g = {a, w, len};
+    /* the initial states at position 0 are the product's roots */
+    int r = tarjan(&g, (uint32_t)(len * n), a->init, a->ninit, accepting_scc, NULL);
+    return r < 0 ? u_oom(err) : r;
 }
