@@ -46,18 +46,27 @@ have objcopy || need_pkgs+=(binutils)
 [ -e /usr/include/bsd/sys/tree.h ] || need_pkgs+=(libbsd-dev)
 [ -e /usr/include/check.h ] || need_pkgs+=(check)
 [ -e /usr/include/xxhash.h ] || need_pkgs+=(libxxhash-dev)
-# What single suites need (each also installs it when run alone): installed here, once,
-# because the suites run in two lanes and two apt-gets at once would fight for dpkg's lock.
-have clang || need_pkgs+=(clang)
-have dot || need_pkgs+=(graphviz)
-have xmllint || need_pkgs+=(libxml2-utils)
-have chromium || need_pkgs+=(chromium)
-have scram || need_pkgs+=(scram)
 if [ ${#need_pkgs[@]} -gt 0 ]; then
     echo "== installing ${need_pkgs[*]}"
     export DEBIAN_FRONTEND=noninteractive
     apt-get update -qq >/dev/null && apt-get install -y -qq "${need_pkgs[@]}" >/dev/null ||
         { echo "could not install ${need_pkgs[*]}"; exit 1; }
+fi
+# What single suites need (each also installs it when run alone): installed here, once,
+# because the suites run in two lanes and two apt-gets at once would fight for dpkg's
+# lock.  A package that cannot be installed fails only the suites that need it.
+suite_pkgs=()
+have clang || suite_pkgs+=(clang)
+have dot || suite_pkgs+=(graphviz)
+have xmllint || suite_pkgs+=(libxml2-utils)
+have chromium || suite_pkgs+=(chromium)
+have scram || suite_pkgs+=(scram)
+if [ ${#suite_pkgs[@]} -gt 0 ]; then
+    echo "== installing ${suite_pkgs[*]}"
+    export DEBIAN_FRONTEND=noninteractive
+    { apt-get install -y -qq "${suite_pkgs[@]}" ||
+        { apt-get update -qq && apt-get install -y -qq "${suite_pkgs[@]}"; }; } >/dev/null 2>&1 ||
+        echo "could not install ${suite_pkgs[*]}: the suites that need them will fail"
 fi
 
 # Suites run in three phases.  The first builds everything (plain and sanitized, so
@@ -69,7 +78,16 @@ fi
 # suite's output is printed whole when it ends, under a lock, so the lanes' blocks do
 # not interleave; each block ends with the suite's verdict and seconds.
 LOGS=$(mktemp -d)
-trap 'rm -rf "$LOGS"' EXIT
+lane_b_pid=
+# On exit (also when killed), lane B stops before its log directory goes.
+cleanup() {
+    if [ -n "$lane_b_pid" ]; then
+        kill "$lane_b_pid" 2>/dev/null
+        wait "$lane_b_pid" 2>/dev/null
+    fi
+    rm -rf "$LOGS"
+}
+trap cleanup EXIT
 : >"$LOGS/verdicts"
 suite() { # suite NAME COMMAND...: runs one suite, records its verdict, prints its block
     local name=$1 t0=$SECONDS verdict=ok log
@@ -148,12 +166,22 @@ lane_b() {
     suite "nearest end to end: stock and witness trails, the thesis' examples, bad input" \
         bash nearest/tests/e2e.sh
     suite "nearest HTML in headless Chromium" bash nearest/tests/e2e_html.sh
+    : >"$LOGS/lane-b.done"
 }
 
-lane_b &
-lane_b_pid=$!
-lane_a
-wait $lane_b_pid
+if grep -qE '^FAILED[[:space:]]build' "$LOGS/verdicts"; then
+    echo
+    echo "the build failed: the other suites are not run (they would rebuild it, two at once)"
+else
+    lane_b &
+    lane_b_pid=$!
+    lane_a
+    wait "$lane_b_pid"
+    lane_b_pid=
+    # a lane B that died leaves suites without a verdict: that is a failure too
+    [ -e "$LOGS/lane-b.done" ] ||
+        printf 'FAILED\t%s\n' "lane B (it stopped before its last suite)" >>"$LOGS/verdicts"
+fi
 
 passed=$(grep -c '^ok' "$LOGS/verdicts")
 failed=$(grep -c '^FAILED' "$LOGS/verdicts")

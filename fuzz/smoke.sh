@@ -4,7 +4,7 @@
 #
 #   fuzz/smoke.sh [SECONDS] [TARGET...]
 #
-# SECONDS per target (default $FUZZ_TIME, else 30); TARGETs are the harness names
+# SECONDS per target, wall time (default $FUZZ_TIME, else 30); TARGETs are the harness names
 # without fz_ (default: every fuzz/fz_*.c).  Installs clang when missing, builds the
 # harnesses (make fuzz), starts each from its seeds in fuzz/corpus/<target>/ (never
 # written: what it finds goes to a scratch corpus) with fuzz/dict/<target>.dict when

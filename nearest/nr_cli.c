@@ -146,7 +146,7 @@ static int work(const cli *c, const char *root, const char *w, const char *base)
     /* POR=0: the nearest run may be an interleaving pan's reduction would drop.
      * CAUSAL_ONLY=1 when there is a trail: the stock copy of pan is needed only to
      * make one, and leaving it out halves the build. */
-    char *make[8] = {"make", "-s", "-f", mk, "pan", "POR=0"};
+    char *make[9] = {"make", "-s", "-f", mk, "pan", "POR=0"}; /* + BFS, CAUSAL_ONLY, NULL */
     int nm = 6;
     if (c->bfs)
         make[nm++] = "BFS=1";

@@ -157,7 +157,8 @@ void tm_lasso_free(tm_lasso *w);
  * word (letters with the APs outside the edge cubes false).  -1 on out of
  * memory. */
 int tm_nba_empty(const tm_nba *a, tm_lasso *w, u_err *err);
-/* Whether a accepts the lasso w (1/0), -1 on out of memory. */
+/* Whether a accepts the lasso w (1/0); -1 (err) on out of memory or when the
+ * product of a's states and w's letters has 2^32 nodes or more. */
 int tm_nba_accepts(const tm_nba *a, const tm_lasso *w, u_err *err);
 
 /* ---- products (tm_product.c) ---- */

@@ -174,6 +174,15 @@ grep -q 'note: b is a cut short' "$d/near.out" && ! grep -q 'cut short' "$d/rte.
 (cd "$d" && spin -t -k rte.trail -p bakery1.pml) >"$d/rte.replay" 2>&1
 grep -q 'START OF CYCLE' "$d/rte.replay" && ! grep -Eqi 'violated|invalid end' "$d/rte.replay" && ok ||
     bad "bakery1 --run-to-end: the lasso does not replay with its cycle"
+# --bfs with a trail (pan's breadth-first build, without the stock copy: the make line
+# has both BFS=1 and CAUSAL_ONLY=1, and its argv once overflowed), under ASan+UBSan
+# when that build is there; the same distance as the depth-first build
+san="$root/build-san/bin/pancause"
+[ -x "$san" ] || san=$pc
+if ASAN_OPTIONS=detect_leaks=1 "$san" nearest "$d/bakery1.pml" --bfs --trail "$d/bakery1.pml.trail" \
+    --json "$d/bfs.json" >"$d/bfs.out" 2>&1; then ok; else bad "bakery1 --bfs: exit $?: $(tail -3 "$d/bfs.out")"; fi
+python3 -c 'import json,sys; a,b=(json.load(open(f)) for f in sys.argv[1:]); sys.exit(a["distance"] != b["distance"])' \
+    "$d/out.json" "$d/bfs.json" && ok || bad "bakery1 --bfs: another distance than the depth-first build"
 # a model whose every run deadlocks: by default b stops at the settled initial state;
 # with --run-to-end there is no successful run: refused, nothing written
 stock stuck
