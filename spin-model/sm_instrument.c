@@ -333,9 +333,28 @@ static int append_tail(sm_buf *b, const char *labels, const char *glue_path)
             buf_str(b, row);
         free(row);
     }
-    char *tail = u_fmt("    {0, 0, 0}};\nstatic const int sm_pan_nlabels = %d;\n"
+    char **ch = NULL;
+    int all_global = 1, nch = sm_chans_parse(labels, &ch, &all_global);
+    if (nch < 0) {
+        sm_labels_free(l, n);
+        return -1;
+    }
+    buf_str(b, "    {0, 0, 0}};\n/* pancause: global channels from `spin -d`, for the partial "
+               "order reduction */\n#ifndef NOREDUCE\n"
+               "static const char *const sm_pan_chans[] = {");
+    for (int i = 0; i < nch; i++) {
+        char *row = u_fmt("\"%s\", ", ch[i]);
+        if (!row)
+            b->oom = true;
+        else
+            buf_str(b, row);
+        free(row);
+    }
+    sm_chans_free(ch, nch);
+    char *tail = u_fmt("0};\nstatic const int sm_pan_chans_global = %d;\n#endif\n"
+                       "static const int sm_pan_nlabels = %d;\n"
                        "#include \"%s\"\n",
-                       n, glue_path);
+                       all_global, n, glue_path);
     if (!tail)
         b->oom = true;
     else

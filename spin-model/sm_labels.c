@@ -5,7 +5,9 @@
  * `spin -d model.pml` prints the symbol table, one line per label with the label's
  * state number in its proctype ("label<TAB>Gf<TAB>7<TAB><Gate><TAB>{scope ...}").
  * These state numbers are the ones pan.c uses for a process's program counter, so a
- * move whose source (proctype, state) carries a label is that event.
+ * move whose source (proctype, state) carries a label is that event.  The same
+ * table's channel lines ("chan<TAB>q<TAB>0<TAB><:global:>...") tell the partial order
+ * reduction which channels are global (sm_chans_parse, sm_glue.c.inc).
  */
 #include "spinmodel.h"
 
@@ -92,4 +94,54 @@ void sm_labels_free(sm_label *l, int n)
         free(l[i].proc);
     }
     free(l);
+}
+
+int sm_chans_parse(const char *text, char ***out, int *all_global)
+{
+    char *copy = strdup(text);
+    int n = 0, cap = 0, rc = 0;
+    *out = NULL;
+    *all_global = 1;
+    if (!copy)
+        return -1;
+    char *save = NULL;
+    for (char *line = strtok_r(copy, "\n", &save); line && !rc;
+         line = strtok_r(NULL, "\n", &save)) {
+        char *f[5];
+        if (strncmp(line, "chan", 4) != 0 || split_tabs(line, f, 5) < 4 ||
+            strspn(f[0] + 4, " ") != strlen(f[0] + 4))
+            continue;
+        if (strcmp(f[3], "<:global:>") != 0) {
+            *all_global = 0; /* a local channel, a parameter or a field: may alias */
+            continue;
+        }
+        if (n == cap) {
+            int nc = cap ? 2 * cap : 16;
+            char **g = realloc(*out, (size_t)nc * sizeof *g);
+            if (!g) {
+                rc = -1;
+                break;
+            }
+            *out = g;
+            cap = nc;
+        }
+        if (!((*out)[n] = strdup(f[1])))
+            rc = -1;
+        else
+            n++;
+    }
+    free(copy);
+    if (rc) {
+        sm_chans_free(*out, n);
+        *out = NULL;
+        return -1;
+    }
+    return n;
+}
+
+void sm_chans_free(char **c, int n)
+{
+    for (int i = 0; i < n; i++)
+        free(c[i]);
+    free(c);
 }

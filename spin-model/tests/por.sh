@@ -34,7 +34,21 @@ for m in "$ROOT"/spin-model/tests/fixtures/por/*.pml "$ROOT/cases/airbag/airbag.
         [ "$(states on.json)" -lt "$(states off.json)" ] && reduced=$((reduced + 1))
     done
 done
-check "the reduction bites: fewer states on every run ($reduced of 10)" test "$reduced" -ge 10
+# brp.1 and needham.1 have atomic sequences that can block midway at a rendezvous,
+# where no move into a channel operation is preselected (sm_glue.c.inc,
+# sm_pan_visible): their depth-first searches are not reduced any more
+check "the reduction bites: fewer states on 8 of the 10 runs ($reduced)" test "$reduced" -ge 8
+
+# An atomic sequence that blocks midway at a rendezvous send (fixtures/por-atomic/):
+# the reduction must not lose the run that ends there (the trace Qo is ambiguous).
+m="$ROOT/spin-model/tests/fixtures/por-atomic/atomic_rv_block.pml"
+d="$W/atomic_rv_block" && mkdir -p "$d" && cd "$d" && cp "$m" . &&
+    spin -a atomic_rv_block.pml >/dev/null 2>&1 && mk POR=0 &&
+    ./pan -C --json off.json >/dev/null 2>&1 && mk && ./pan -C --json on.json >/dev/null 2>&1
+check "atomic_rv_block: built and ran with and without POR" test $? = 0
+check "atomic_rv_block: same result with POR" same off.json on.json
+check "atomic_rv_block: the trace Qo is ambiguous, with POR too" python3 -c \
+    'import json,sys; sys.exit(json.load(open("on.json"))["ambiguous"] != [{"trace": ["Qo"]}])'
 
 cd "$W/airbag-dfs" || exit 1
 printf 'airbag.pml:1:1\n' >airbag.pml.trail

@@ -1,0 +1,79 @@
+/*
+ * test_sm.c - unit tests of spin-model's readers of `spin -d` output: the event
+ * labels (sm_labels_parse) and the global channels the partial order reduction
+ * matches names against (sm_chans_parse).  The lines are SPIN 6.5.2's, copied from
+ * `spin -d` on BEEM's brp.1 and on a model with a local channel.
+ */
+#include "spinmodel.h"
+
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const GLOBAL_ONLY =
+    "byte  \tprod_n\t0\t<:global:>\t<variable>\t{scope _}\n"
+    "chan  \tSin\t0\t<:global:>\t<variable>\t1\tint   \t{scope _}\n"
+    "chan  \tshakePC\t0\t<:global:>\t<variable>\t1\tint   \t{scope _}\n"
+    "proctype\tProducer\t1\t<:global:>\t<variable>\t{scope _}\n"
+    "byte  \tresult\t0\t<Producer>\t<variable>\t{scope _11_}\n"
+    "label\tready\t3\t<L>\t{scope _16_}\n"
+    "label\tend_x\t5\t<L>\t{scope _16_}\n";
+
+static const char *const WITH_LOCAL = "chan  \tq\t0\t<:global:>\t<variable>\t2\tbyte  \t{scope _}\n"
+                                      "proctype\tP\t1\t<:global:>\t<variable>\t{scope _}\n"
+                                      "chan  \tc\t0\t<P>\t<variable>\t0\tbyte  \t{scope _1_}\n"
+                                      "channel\tnot_a_chan\t0\t<:global:>\t<variable>\t{scope _}\n";
+
+START_TEST(global_channels)
+{
+    char **c = NULL;
+    int all = -1, n = sm_chans_parse(GLOBAL_ONLY, &c, &all);
+    ck_assert_int_eq(n, 2);
+    ck_assert_str_eq(c[0], "Sin");
+    ck_assert_str_eq(c[1], "shakePC");
+    ck_assert_int_eq(all, 1);
+    sm_chans_free(c, n);
+}
+END_TEST
+
+START_TEST(a_local_channel_makes_names_unsure)
+{
+    char **c = NULL;
+    int all = -1, n = sm_chans_parse(WITH_LOCAL, &c, &all);
+    ck_assert_int_eq(n, 1); /* q; "channel" is no chan line */
+    ck_assert_str_eq(c[0], "q");
+    ck_assert_int_eq(all, 0);
+    sm_chans_free(c, n);
+    n = sm_chans_parse("", &c, &all);
+    ck_assert_int_eq(n, 0);
+    ck_assert_int_eq(all, 1);
+    sm_chans_free(c, n);
+}
+END_TEST
+
+START_TEST(labels_skip_reserved)
+{
+    sm_label *l = NULL;
+    int n = sm_labels_parse(GLOBAL_ONLY, &l);
+    ck_assert_int_eq(n, 1); /* end_x is SPIN's, not an event */
+    ck_assert_str_eq(l[0].label, "ready");
+    ck_assert_str_eq(l[0].proc, "L");
+    ck_assert_int_eq(l[0].state, 3);
+    sm_labels_free(l, n);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("spin-model");
+    TCase *tc = tcase_create("spin -d");
+    tcase_add_test(tc, global_channels);
+    tcase_add_test(tc, a_local_channel_makes_names_unsure);
+    tcase_add_test(tc, labels_skip_reserved);
+    suite_add_tcase(s, tc);
+    SRunner *r = srunner_create(s);
+    srunner_run_all(r, CK_NORMAL);
+    int failed = srunner_ntests_failed(r);
+    srunner_free(r);
+    return failed ? 1 : 0;
+}
