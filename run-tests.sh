@@ -23,6 +23,9 @@
 # (seeds ORACLE_SEED + 11000 ..); ATOMIC_ORACLE_MODELS (default 60) models with atomic
 # sequences (seeds ORACLE_SEED + 15000 ..); ATOMIC_POR_ORACLE_MODELS (default 20) models
 # with atomic sequences and locals, POR on and off (seeds ORACLE_SEED + 17000 ..);
+# ATOMIC_NARROW_POR_ORACLE_MODELS (default 20) the same with narrowing receives (seeds
+# ORACLE_SEED + 22020 ..: with the default seed they hold 22034, where the reduction
+# lost a run ending in a blocked atomic sequence);
 # NEAREST_RICH_MODELS (default 60) nearest-oracle
 # models with locals, channels, rendezvous and atomic sequences, DFS builds (seeds
 # ORACLE_SEED + 7000 ..); NEAREST_RICH2_MODELS (default 30) and NEAREST_MERGE_MODELS
@@ -123,6 +126,9 @@ lane_a() {
     suite "oracle: ${ATOMIC_POR_ORACLE_MODELS:-20} models with atomic sequences and locals, POR on = off = oracle" \
         env ORACLE_GEN_ATOMIC=1 ORACLE_POR=1 ORACLE_GEN_LOCALS=1 ORACLE_PRUNE_EVERY=1000000 \
         cases/oracle/run.sh "${ATOMIC_POR_ORACLE_MODELS:-20}" "$((${ORACLE_SEED:-1} + 17000))"
+    suite "oracle: ${ATOMIC_NARROW_POR_ORACLE_MODELS:-20} models with atomic sequences, narrowing receives and locals, POR on = off = oracle" \
+        env ORACLE_GEN_ATOMIC=1 ORACLE_GEN_NARROW=1 ORACLE_POR=1 ORACLE_GEN_LOCALS=1 ORACLE_PRUNE_EVERY=1000000 \
+        cases/oracle/run.sh "${ATOMIC_NARROW_POR_ORACLE_MODELS:-20}" "$((${ORACLE_SEED:-1} + 22020))"
     suite "explain oracle: ${EXPLAIN_CASES:-1000} random formulas and traces against Definitions 1-4" \
         sh cases/explain-oracle/run.sh "${EXPLAIN_CASES:-1000}" "${ORACLE_SEED:-1}"
     suite "temporal oracle: ${TEMPORAL_ORACLE_N:-100} random instances x 2 relations" \
