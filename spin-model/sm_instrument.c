@@ -334,7 +334,8 @@ static int append_tail(sm_buf *b, const char *labels, const char *glue_path)
         free(row);
     }
     char **ch = NULL;
-    int all_global = 1, nch = sm_chans_parse(labels, &ch, &all_global);
+    unsigned char *zero = NULL;
+    int all_global = 1, nch = sm_chans_parse(labels, &ch, &zero, &all_global);
     if (nch < 0) {
         sm_labels_free(l, n);
         return -1;
@@ -350,7 +351,10 @@ static int append_tail(sm_buf *b, const char *labels, const char *glue_path)
             buf_str(b, row);
         free(row);
     }
-    sm_chans_free(ch, nch);
+    buf_str(b, "0};\nstatic const unsigned char sm_pan_chans_rv[] = {");
+    for (int i = 0; i < nch; i++)
+        buf_str(b, zero[i] ? "1, " : "0, ");
+    sm_chans_free(ch, zero, nch);
     char *tail = u_fmt("0};\nstatic const int sm_pan_chans_global = %d;\n#endif\n"
                        "static const int sm_pan_nlabels = %d;\n"
                        "#include \"%s\"\n",

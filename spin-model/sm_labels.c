@@ -6,8 +6,9 @@
  * state number in its proctype ("label<TAB>Gf<TAB>7<TAB><Gate><TAB>{scope ...}").
  * These state numbers are the ones pan.c uses for a process's program counter, so a
  * move whose source (proctype, state) carries a label is that event.  The same
- * table's channel lines ("chan<TAB>q<TAB>0<TAB><:global:>...") tell the partial order
- * reduction which channels are global (sm_chans_parse, sm_glue.c.inc).
+ * table's channel lines ("chan<TAB>q<TAB>0<TAB><:global:>...": name, capacity, scope)
+ * tell the partial order reduction which channels are global and which of them are
+ * rendezvous channels (sm_chans_parse, sm_glue.c.inc).
  */
 #include "spinmodel.h"
 
@@ -96,11 +97,12 @@ void sm_labels_free(sm_label *l, int n)
     free(l);
 }
 
-int sm_chans_parse(const char *text, char ***out, int *all_global)
+int sm_chans_parse(const char *text, char ***out, unsigned char **zero, int *all_global)
 {
     char *copy = strdup(text);
     int n = 0, cap = 0, rc = 0;
     *out = NULL;
+    *zero = NULL;
     *all_global = 1;
     if (!copy)
         return -1;
@@ -118,30 +120,35 @@ int sm_chans_parse(const char *text, char ***out, int *all_global)
         if (n == cap) {
             int nc = cap ? 2 * cap : 16;
             char **g = realloc(*out, (size_t)nc * sizeof *g);
-            if (!g) {
+            unsigned char *z = g ? realloc(*zero, (size_t)nc) : NULL;
+            if (g)
+                *out = g;
+            if (!z) {
                 rc = -1;
                 break;
             }
-            *out = g;
+            *zero = z;
             cap = nc;
         }
         if (!((*out)[n] = strdup(f[1])))
             rc = -1;
         else
-            n++;
+            (*zero)[n++] = !strcmp(f[2], "0"); /* the capacity: 0 is a rendezvous */
     }
     free(copy);
     if (rc) {
-        sm_chans_free(*out, n);
+        sm_chans_free(*out, *zero, n);
         *out = NULL;
+        *zero = NULL;
         return -1;
     }
     return n;
 }
 
-void sm_chans_free(char **c, int n)
+void sm_chans_free(char **c, unsigned char *zero, int n)
 {
     for (int i = 0; i < n; i++)
         free(c[i]);
     free(c);
+    free(zero);
 }

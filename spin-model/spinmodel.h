@@ -45,10 +45,11 @@ void sm_labels_free(sm_label *l, int n);
 /* True for SPIN's reserved label prefixes, which never name events. */
 int sm_label_reserved(const char *label);
 /* The global channels' names in `spin -d` output (count, *out malloc'd, or -1 when
- * out of memory); *all_global is 0 when some channel is not global (a local, a
+ * out of memory), and for each whether it is a rendezvous channel ((*zero)[i]: its
+ * capacity is 0); *all_global is 0 when some channel is not global (a local, a
  * parameter, a field), whose name may then alias a global one. */
-int sm_chans_parse(const char *text, char ***out, int *all_global);
-void sm_chans_free(char **c, int n);
+int sm_chans_parse(const char *text, char ***out, unsigned char **zero, int *all_global);
+void sm_chans_free(char **c, unsigned char *zero, int n);
 
 /* The hooks the instrumented pan.c calls (sm_hooks.c) are declared in sm_pan.h. */
 

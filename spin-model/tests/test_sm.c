@@ -2,7 +2,7 @@
  * test_sm.c - unit tests of spin-model's readers of `spin -d` output: the event
  * labels (sm_labels_parse) and the global channels the partial order reduction
  * matches names against (sm_chans_parse).  The lines are SPIN 6.5.2's, copied from
- * `spin -d` on BEEM's brp.1 and on a model with a local channel.
+ * `spin -d` on BEEM's brp.1 and on a model with a buffered and a local channel.
  */
 #include "spinmodel.h"
 
@@ -14,6 +14,7 @@ static const char *const GLOBAL_ONLY =
     "byte  \tprod_n\t0\t<:global:>\t<variable>\t{scope _}\n"
     "chan  \tSin\t0\t<:global:>\t<variable>\t1\tint   \t{scope _}\n"
     "chan  \tshakePC\t0\t<:global:>\t<variable>\t1\tint   \t{scope _}\n"
+    "chan  \tq\t3\t<:global:>\t<variable>\t2\tbyte  \tbit   \t{scope _}\n"
     "proctype\tProducer\t1\t<:global:>\t<variable>\t{scope _}\n"
     "byte  \tresult\t0\t<Producer>\t<variable>\t{scope _11_}\n"
     "label\tready\t3\t<L>\t{scope _16_}\n"
@@ -27,27 +28,31 @@ static const char *const WITH_LOCAL = "chan  \tq\t0\t<:global:>\t<variable>\t2\t
 START_TEST(global_channels)
 {
     char **c = NULL;
-    int all = -1, n = sm_chans_parse(GLOBAL_ONLY, &c, &all);
-    ck_assert_int_eq(n, 2);
+    unsigned char *zero = NULL;
+    int all = -1, n = sm_chans_parse(GLOBAL_ONLY, &c, &zero, &all);
+    ck_assert_int_eq(n, 3);
     ck_assert_str_eq(c[0], "Sin");
     ck_assert_str_eq(c[1], "shakePC");
+    ck_assert_str_eq(c[2], "q");
+    ck_assert(zero[0] && zero[1] && !zero[2]); /* q holds 3 messages */
     ck_assert_int_eq(all, 1);
-    sm_chans_free(c, n);
+    sm_chans_free(c, zero, n);
 }
 END_TEST
 
 START_TEST(a_local_channel_makes_names_unsure)
 {
     char **c = NULL;
-    int all = -1, n = sm_chans_parse(WITH_LOCAL, &c, &all);
+    unsigned char *zero = NULL;
+    int all = -1, n = sm_chans_parse(WITH_LOCAL, &c, &zero, &all);
     ck_assert_int_eq(n, 1); /* q; "channel" is no chan line */
     ck_assert_str_eq(c[0], "q");
     ck_assert_int_eq(all, 0);
-    sm_chans_free(c, n);
-    n = sm_chans_parse("", &c, &all);
+    sm_chans_free(c, zero, n);
+    n = sm_chans_parse("", &c, &zero, &all);
     ck_assert_int_eq(n, 0);
     ck_assert_int_eq(all, 1);
-    sm_chans_free(c, n);
+    sm_chans_free(c, zero, n);
 }
 END_TEST
 
