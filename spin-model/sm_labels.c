@@ -35,22 +35,44 @@ static int split_tabs(char *line, char **f, int max)
     return n;
 }
 
-static int add_label(sm_label **out, int *n, int *cap, char **f)
+/* Calls row(f, ctx) for every line of `spin -d` output whose first field, trailing
+ * blanks aside, is kind ("label", "chan"), with its first four or five fields split
+ * in place; stops at the first non-zero return.  0, or -1 (out of memory, or row's). */
+static int each_row(const char *text, const char *kind, int (*row)(char **f, void *ctx), void *ctx)
 {
+    char *copy = strdup(text);
+    if (!copy)
+        return -1;
+    int rc = 0;
+    size_t k = strlen(kind);
+    char *save = NULL;
+    for (char *line = strtok_r(copy, "\n", &save); line && !rc;
+         line = strtok_r(NULL, "\n", &save)) {
+        char *f[5];
+        if (strncmp(line, kind, k) == 0 && split_tabs(line, f, 5) >= 4 &&
+            strspn(f[0] + k, " ") == strlen(f[0] + k))
+            rc = row(f, ctx);
+    }
+    free(copy);
+    return rc;
+}
+
+typedef struct {
+    sm_label *l;
+    size_t n, cap;
+} labels;
+
+static int add_label(char **f, void *ctx)
+{
+    labels *x = ctx;
     size_t plen = strlen(f[3]);
     if (plen < 2 || f[3][0] != '<' || f[3][plen - 1] != '>')
         return 0; /* not a proctype scope: ignore */
     if (sm_label_reserved(f[1]))
         return 0;
-    if (*n == *cap) {
-        int c = *cap ? 2 * *cap : 32;
-        sm_label *m = realloc(*out, (size_t)c * sizeof *m);
-        if (!m)
-            return -1;
-        *out = m;
-        *cap = c;
-    }
-    sm_label *l = &(*out)[*n];
+    if (U_GROW(x->l, x->cap, x->n))
+        return -1;
+    sm_label *l = &x->l[x->n];
     l->label = strdup(f[1]);
     l->state = atoi(f[2]);
     l->proc = strndup(f[3] + 1, plen - 2);
@@ -59,33 +81,20 @@ static int add_label(sm_label **out, int *n, int *cap, char **f)
         free(l->proc);
         return -1;
     }
-    (*n)++;
+    x->n++;
     return 0;
 }
 
 int sm_labels_parse(const char *text, sm_label **out)
 {
-    char *copy = strdup(text);
-    int n = 0, cap = 0, rc = 0;
+    labels x = {NULL, 0, 0};
     *out = NULL;
-    if (!copy)
-        return -1;
-    char *save = NULL;
-    for (char *line = strtok_r(copy, "\n", &save); line && !rc;
-         line = strtok_r(NULL, "\n", &save)) {
-        char *f[5];
-        if (strncmp(line, "label\t", 6) != 0)
-            continue;
-        if (split_tabs(line, f, 5) >= 4)
-            rc = add_label(out, &n, &cap, f);
-    }
-    free(copy);
-    if (rc) {
-        sm_labels_free(*out, n);
-        *out = NULL;
+    if (each_row(text, "label", add_label, &x)) {
+        sm_labels_free(x.l, (int)x.n);
         return -1;
     }
-    return n;
+    *out = x.l;
+    return (int)x.n;
 }
 
 void sm_labels_free(sm_label *l, int n)
@@ -97,52 +106,42 @@ void sm_labels_free(sm_label *l, int n)
     free(l);
 }
 
+typedef struct {
+    char **name;
+    unsigned char *zero;
+    size_t n, cap;
+    int all_global;
+} chans;
+
+static int add_chan(char **f, void *ctx)
+{
+    chans *x = ctx;
+    if (strcmp(f[3], "<:global:>") != 0) {
+        x->all_global = 0; /* a local channel, a parameter or a field: may alias */
+        return 0;
+    }
+    if (U_GROW_ALL(x->cap, x->n, 16, U_ARR(x->name), U_ARR(x->zero)))
+        return -1;
+    if (!(x->name[x->n] = strdup(f[1])))
+        return -1;
+    x->zero[x->n++] = !strcmp(f[2], "0"); /* the capacity: 0 is a rendezvous */
+    return 0;
+}
+
 int sm_chans_parse(const char *text, char ***out, unsigned char **zero, int *all_global)
 {
-    char *copy = strdup(text);
-    int n = 0, cap = 0, rc = 0;
+    chans x = {NULL, NULL, 0, 0, 1};
     *out = NULL;
     *zero = NULL;
     *all_global = 1;
-    if (!copy)
-        return -1;
-    char *save = NULL;
-    for (char *line = strtok_r(copy, "\n", &save); line && !rc;
-         line = strtok_r(NULL, "\n", &save)) {
-        char *f[5];
-        if (strncmp(line, "chan", 4) != 0 || split_tabs(line, f, 5) < 4 ||
-            strspn(f[0] + 4, " ") != strlen(f[0] + 4))
-            continue;
-        if (strcmp(f[3], "<:global:>") != 0) {
-            *all_global = 0; /* a local channel, a parameter or a field: may alias */
-            continue;
-        }
-        if (n == cap) {
-            int nc = cap ? 2 * cap : 16;
-            char **g = realloc(*out, (size_t)nc * sizeof *g);
-            unsigned char *z = g ? realloc(*zero, (size_t)nc) : NULL;
-            if (g)
-                *out = g;
-            if (!z) {
-                rc = -1;
-                break;
-            }
-            *zero = z;
-            cap = nc;
-        }
-        if (!((*out)[n] = strdup(f[1])))
-            rc = -1;
-        else
-            (*zero)[n++] = !strcmp(f[2], "0"); /* the capacity: 0 is a rendezvous */
-    }
-    free(copy);
-    if (rc) {
-        sm_chans_free(*out, *zero, n);
-        *out = NULL;
-        *zero = NULL;
+    if (each_row(text, "chan", add_chan, &x)) {
+        sm_chans_free(x.name, x.zero, (int)x.n);
         return -1;
     }
-    return n;
+    *out = x.name;
+    *zero = x.zero;
+    *all_global = x.all_global;
+    return (int)x.n;
 }
 
 void sm_chans_free(char **c, unsigned char *zero, int n)
