@@ -20,6 +20,7 @@
  */
 #include "spinmodel.h"
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,10 +33,12 @@ typedef struct {
     bool oom;
 } sm_buf;
 
-static void buf_add(sm_buf *b, const char *p, size_t n)
+/* Room for n more bytes and the terminating NUL; false (and oom set) when there is
+ * none. */
+static bool buf_room(sm_buf *b, size_t n)
 {
     if (b->oom)
-        return;
+        return false;
     if (b->len + n + 1 > b->cap) {
         size_t cap = b->cap ? b->cap : 4096;
         while (cap < b->len + n + 1)
@@ -43,11 +46,18 @@ static void buf_add(sm_buf *b, const char *p, size_t n)
         char *s = realloc(b->s, cap);
         if (!s) {
             b->oom = true;
-            return;
+            return false;
         }
         b->s = s;
         b->cap = cap;
     }
+    return true;
+}
+
+static void buf_add(sm_buf *b, const char *p, size_t n)
+{
+    if (!buf_room(b, n))
+        return;
     memcpy(b->s + b->len, p, n);
     b->len += n;
     b->s[b->len] = 0;
@@ -56,6 +66,26 @@ static void buf_add(sm_buf *b, const char *p, size_t n)
 static void buf_str(sm_buf *b, const char *p)
 {
     buf_add(b, p, strlen(p));
+}
+
+/* printf into the buffer: the generated tables' rows. */
+static void buf_fmt(sm_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void buf_fmt(sm_buf *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n < 0) {
+        b->oom = true;
+        return;
+    }
+    if (!buf_room(b, (size_t)n))
+        return;
+    va_start(ap, fmt);
+    vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    b->len += (size_t)n;
 }
 
 /* ---- the anchors ---- */
@@ -325,14 +355,8 @@ static int append_tail(sm_buf *b, const char *labels, const char *glue_path)
     buf_str(b, EPILOGUE);
     buf_str(b, "/* pancause: event labels from `spin -d` */\n"
                "static const sm_label sm_pan_labels[] = {\n");
-    for (int i = 0; i < n; i++) {
-        char *row = u_fmt("    {\"%s\", %d, \"%s\"},\n", l[i].proc, l[i].state, l[i].label);
-        if (!row)
-            b->oom = true;
-        else
-            buf_str(b, row);
-        free(row);
-    }
+    for (int i = 0; i < n; i++)
+        buf_fmt(b, "    {\"%s\", %d, \"%s\"},\n", l[i].proc, l[i].state, l[i].label);
     char **ch = NULL;
     unsigned char *zero = NULL;
     int all_global = 1, nch = sm_chans_parse(labels, &ch, &zero, &all_global);
@@ -343,27 +367,16 @@ static int append_tail(sm_buf *b, const char *labels, const char *glue_path)
     buf_str(b, "    {0, 0, 0}};\n/* pancause: global channels from `spin -d`, for the partial "
                "order reduction */\n#ifndef NOREDUCE\n"
                "static const char *const sm_pan_chans[] = {");
-    for (int i = 0; i < nch; i++) {
-        char *row = u_fmt("\"%s\", ", ch[i]);
-        if (!row)
-            b->oom = true;
-        else
-            buf_str(b, row);
-        free(row);
-    }
+    for (int i = 0; i < nch; i++)
+        buf_fmt(b, "\"%s\", ", ch[i]);
     buf_str(b, "0};\nstatic const unsigned char sm_pan_chans_rv[] = {");
     for (int i = 0; i < nch; i++)
         buf_str(b, zero[i] ? "1, " : "0, ");
     sm_chans_free(ch, zero, nch);
-    char *tail = u_fmt("0};\nstatic const int sm_pan_chans_global = %d;\n#endif\n"
-                       "static const int sm_pan_nlabels = %d;\n"
-                       "#include \"%s\"\n",
-                       all_global, n, glue_path);
-    if (!tail)
-        b->oom = true;
-    else
-        buf_str(b, tail);
-    free(tail);
+    buf_fmt(b,
+            "0};\nstatic const int sm_pan_chans_global = %d;\n#endif\n"
+            "static const int sm_pan_nlabels = %d;\n#include \"%s\"\n",
+            all_global, n, glue_path);
     sm_labels_free(l, n);
     return b->oom ? -1 : 0;
 }
@@ -414,20 +427,9 @@ static void trans_line(sm_buf *b, const char *line, const char *end, int *p, int
         q += q[0] == '\\' && q + 1 < end ? 2 : 1;
     if (q >= end)
         return;
-    char *row = u_fmt("    {%d, %d, %d, ", *p, *st, tid);
-    if (!row) {
-        b->oom = true;
-        return;
-    }
-    buf_str(b, row);
+    buf_fmt(b, "    {%d, %d, %d, ", *p, *st, tid);
     buf_add(b, lit, (size_t)(q + 1 - lit));
-    free(row);
-    if (!(row = u_fmt(", %d},\n", target))) {
-        b->oom = true;
-        return;
-    }
-    buf_str(b, row);
-    free(row);
+    buf_fmt(b, ", %d},\n", target);
     (*n)++;
 }
 
@@ -445,11 +447,7 @@ static int append_trans(sm_buf *b, const char *pan_t)
             trans_line(b, l, e, &p, &st, &n);
         l = e;
     }
-    char *tail = u_fmt("    {-1, -1, -1, 0, -1}};\nstatic const int sm_pan_ntrans = %zu;\n", n);
-    if (!tail)
-        return -1;
-    buf_str(b, tail);
-    free(tail);
+    buf_fmt(b, "    {-1, -1, -1, 0, -1}};\nstatic const int sm_pan_ntrans = %zu;\n", n);
     return b->oom ? -1 : 0;
 }
 
