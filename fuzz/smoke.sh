@@ -66,13 +66,12 @@ fuzz_one() {
 }
 
 # FUZZ_JOBS harnesses at a time (default 2, the machine's cores): each still gets its
-# SECONDS, so the suite's wall time halves and the fuzzing done does not shrink.
-jobs=${FUZZ_JOBS:-2}
-pids=()
+# SECONDS of wall time, so the suite's wall time halves (with other work on the cores
+# each harness gets less CPU in them).
+at_once=${FUZZ_JOBS:-2}
 for t in "${targets[@]}"; do
-    while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
+    while [ "$(jobs -rp | wc -l)" -ge "$at_once" ]; do wait -n; done
     (fuzz_one "$t" >"$work/$t.out" 2>&1; echo $? >"$work/$t.rc") &
-    pids+=($!)
 done
 wait
 failed=0
