@@ -49,12 +49,16 @@ have objcopy || need_pkgs+=(binutils)
 [ -e /usr/include/bsd/sys/tree.h ] || need_pkgs+=(libbsd-dev)
 [ -e /usr/include/check.h ] || need_pkgs+=(check)
 [ -e /usr/include/xxhash.h ] || need_pkgs+=(libxxhash-dev)
-if [ ${#need_pkgs[@]} -gt 0 ]; then
-    echo "== installing ${need_pkgs[*]}"
+# apt_install PKG...: one apt-get for what is missing (apt-get update first when the
+# package lists do not know them); non-zero when it fails.
+apt_install() {
+    [ $# -gt 0 ] || return 0
+    echo "== installing $*"
     export DEBIAN_FRONTEND=noninteractive
-    apt-get update -qq >/dev/null && apt-get install -y -qq "${need_pkgs[@]}" >/dev/null ||
-        { echo "could not install ${need_pkgs[*]}"; exit 1; }
-fi
+    { apt-get install -y -qq "$@" || { apt-get update -qq && apt-get install -y -qq "$@"; }; } \
+        >/dev/null 2>&1
+}
+apt_install "${need_pkgs[@]}" || { echo "could not install ${need_pkgs[*]}"; exit 1; }
 # What single suites need (each also installs it when run alone): installed here, once,
 # because the suites run in two lanes and two apt-gets at once would fight for dpkg's
 # lock.  A package that cannot be installed fails only the suites that need it.
@@ -64,13 +68,8 @@ have dot || suite_pkgs+=(graphviz)
 have xmllint || suite_pkgs+=(libxml2-utils)
 have chromium || suite_pkgs+=(chromium)
 have scram || suite_pkgs+=(scram)
-if [ ${#suite_pkgs[@]} -gt 0 ]; then
-    echo "== installing ${suite_pkgs[*]}"
-    export DEBIAN_FRONTEND=noninteractive
-    { apt-get install -y -qq "${suite_pkgs[@]}" ||
-        { apt-get update -qq && apt-get install -y -qq "${suite_pkgs[@]}"; }; } >/dev/null 2>&1 ||
-        echo "could not install ${suite_pkgs[*]}: the suites that need them will fail"
-fi
+apt_install "${suite_pkgs[@]}" ||
+    echo "could not install ${suite_pkgs[*]}: the suites that need them will fail"
 
 # Suites run in three phases.  The first builds everything (plain and sanitized, so
 # that no later `make pan` writes into build/ or build-san/) and runs the unit tests,
