@@ -82,6 +82,15 @@ def main():
         problems.append("ambiguous traces reported: %s" % data["ambiguous"])
     if got != want:
         problems.append("causes differ\n  expected: %s\n  got:      %s" % (want, got))
+    # the events every cause has: from the expected causes, vouched for every bad run
+    # (a complete result without uncaused traces; README "Reading the output")
+    def types(occ):  # E_2 is the second occurrence of E
+        return {e.rsplit("_", 1)[0] if e.rsplit("_", 1)[-1].isdigit() else e for e in occ}
+    common = sorted(set.intersection(*(types(c[0]) for c in want))) if want else []
+    every = (sorted(data.get("in_every_cause", [])), data.get("in_every_bad_run"))
+    if every != (common, bool(want) and not data.get("uncaused")):
+        problems.append("in every cause: expected %s (vouched), got %s (vouched: %s)"
+                        % (common, every[0], every[1]))
     if problems:
         print("\n".join(problems))
         sys.exit(1)

@@ -186,6 +186,13 @@ rp_ftree *rp_tree(rp_in *in);
 int rp_trail_write(const char *path, const cc_step *s, size_t n, int claim_type, bool merged,
                    u_err *err);
 
+/* The event types in every cause (rp_common.c): in_all[e] for e < nevents (all false
+ * without causes).  Returns how many, or -1 when out of memory.  Where
+ * rp_every_cause_sure() (a complete result without uncaused traces), every run that
+ * reaches the hazard has each of them, and no other event is in all such runs. */
+int rp_every_cause(const cc_result *r, size_t nevents, bool *in_all);
+bool rp_every_cause_sure(const rp_in *in);
+
 /* Display text of a cause's pieces, shared by the writers (rp_ftree.c). Fresh
  * memory, NULL when out of memory. */
 char *rp_formula(const cc_cause *c, const char *const *names, eol_style st);

@@ -346,6 +346,34 @@ static const char *const SCRIPT =
     "  document.getElementById('pc-summary').textContent=s;\n"
     "})();\n</script>\n";
 
+/* What every cause has (rp_common.c), as the text report says it. */
+static void html_common(FILE *f, const rp_in *in)
+{
+    bool *all = in->r->ncauses >= 2 ? malloc(in->nevents + 1) : NULL;
+    int n = all ? rp_every_cause(in->r, in->nevents, all) : -1;
+    bool sure = rp_every_cause_sure(in);
+    if (n > 0) {
+        fprintf(f,
+                "<p id=\"in-every-cause\" data-sure=\"%s\">In every cause%s:", sure ? "yes" : "no",
+                sure ? "" : " found");
+        for (size_t e = 0; e < in->nevents; e++)
+            if (all[e]) {
+                fputs(" <b>", f);
+                esc(f, in->names[e]);
+                fputs("</b>", f);
+            }
+        fputs(sure ? ". Every run that reaches the hazard has each of them.</p>\n"
+                   : " (not a guarantee: the result is incomplete, or a run without a cause "
+                     "reaches the hazard too).</p>\n",
+              f);
+    } else if (n == 0 && sure)
+        fputs(
+            "<p id=\"in-every-cause\" data-sure=\"yes\">No event is in every cause: no event is in "
+            "every run that reaches the hazard.</p>\n",
+            f);
+    free(all);
+}
+
 static int put_html(FILE *f, const void *arg)
 {
     const rp_in *in = arg;
@@ -376,6 +404,7 @@ static int put_html(FILE *f, const void *arg)
         fputs("<p>The hazard is not reachable: nothing to explain.</p>", f);
     for (size_t i = 0; i < in->r->ncauses; i++)
         html_cause(f, in, &t, i);
+    html_common(f, in);
     fputs("<h2>Fault tree</h2>\n", f);
     svg_tree(f, in->tree);
     html_prob(f, in->tree);

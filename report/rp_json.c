@@ -177,6 +177,26 @@ static void trace_list(u_json *j, const cc_trace *t, size_t n, const char *const
     u_json_end(j);
 }
 
+/* "in_every_cause": the event types every cause has, by name; "in_every_bad_run":
+ * whether the result vouches that every run reaching the hazard has them
+ * (rp_common.c).  Out of memory, the list may be short and nothing is vouched. */
+static void common(u_json *j, const rp_in *in)
+{
+    bool *all = malloc(in->nevents + 1);
+    int n = all ? rp_every_cause(in->r, in->nevents, all) : -1;
+    char **v = n > 0 ? calloc((size_t)n, sizeof *v) : NULL;
+    bool whole = n == 0 || (n > 0 && v);
+    size_t k = 0;
+    for (size_t e = 0; v && e < in->nevents; e++)
+        if (all[e] && !(v[k++] = strdup(in->names[e])))
+            whole = false;
+    u_json_key(j, "in_every_cause");
+    sorted_list(j, v, k);
+    u_json_key(j, "in_every_bad_run");
+    u_json_bool(j, whole && rp_every_cause_sure(in));
+    free(all);
+}
+
 static const char *const colour_names[] = {"none", "green", "black", "red", "orange", "grey"};
 
 static void incomplete(u_json *j, const rp_run *run)
@@ -238,6 +258,7 @@ int rp_json(FILE *f, const rp_in *in)
     trace_list(&j, r->ambiguous, r->nambiguous, in->names);
     u_json_key(&j, "uncaused");
     trace_list(&j, r->uncaused, r->nuncaused, in->names);
+    common(&j, in);
     u_json_key(&j, "counts");
     u_json_obj(&j);
     u_json_key(&j, "good");

@@ -129,6 +129,29 @@ static void text_causes(FILE *f, const rp_in *in, bool unicode)
                 in->run->model ? in->run->model : "model.pml");
 }
 
+/* What every cause has (rp_common.c), when there are two causes or more: with one,
+ * it is that cause's event list again.  Said as a guarantee only where it is one. */
+static void text_common(FILE *f, const rp_in *in)
+{
+    const cc_result *r = in->r;
+    bool *all = r->ncauses >= 2 ? malloc(in->nevents + 1) : NULL;
+    int n = all ? rp_every_cause(r, in->nevents, all) : -1;
+    bool sure = rp_every_cause_sure(in);
+    if (n > 0) {
+        fputs(sure ? "  in every cause:" : "  in every cause found:", f);
+        for (size_t e = 0; e < in->nevents; e++)
+            if (all[e])
+                fprintf(f, " %s", in->names[e]);
+        fputs(sure            ? "; every run that reaches the hazard has each of them\n"
+              : in->run->nwhy ? " (not a guarantee: the result is incomplete)\n"
+                              : " (not a guarantee: a run without a cause, below, reaches the "
+                                "hazard too)\n",
+              f);
+    } else if (n == 0 && sure)
+        fputs("  in every cause: no event; no event is in every run that reaches the hazard\n", f);
+    free(all);
+}
+
 /* With --probabilities: the top event's probability, as the HTML report gives it. */
 static void text_probability(FILE *f, rp_in *in)
 {
@@ -178,8 +201,10 @@ int rp_text(FILE *f, const rp_in *cin, bool unicode)
         fputs("  the hazard is not reachable: no bad execution, nothing to explain.\n", f);
     else if (!r->ncauses && run->nwhy)
         fputs("  the hazard is reachable, but no cause was found before the search stopped.\n", f);
-    else
+    else {
         text_causes(f, in, unicode);
+        text_common(f, in);
+    }
     for (size_t i = 0; i < r->nuncaused; i++) {
         fputs("  no cause: the hazard is reached with events {", f);
         put_trace(f, r->uncaused[i].ev, r->uncaused[i].n, names, " ");

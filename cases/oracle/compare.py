@@ -8,7 +8,11 @@ Compared (everything else in the files is ignored):
              order-insensitive;
   ambiguous  the set of traces;
   uncaused   the set of event *multisets* (different traces may witness
-             the same set).
+             the same set);
+  common     in_every_cause with in_every_bad_run (the events every cause has,
+             and whether every bad run is vouched to have them), where both
+             files have them; the vouching only between complete results (an
+             incomplete one never vouches).
 """
 
 import json
@@ -33,7 +37,11 @@ def canon(d):
         causes.add((occ, ivs, ordered))
     ambiguous = {tuple(a["trace"]) for a in d.get("ambiguous", [])}
     uncaused = {tuple(sorted(u["trace"])) for u in d.get("uncaused", [])}
-    return {"causes": causes, "ambiguous": ambiguous, "uncaused": uncaused}
+    common = None
+    if "in_every_cause" in d:
+        common = (tuple(sorted(d["in_every_cause"])),
+                  bool(d.get("in_every_bad_run")) if d.get("complete", True) else None)
+    return {"causes": causes, "ambiguous": ambiguous, "uncaused": uncaused, "common": common}
 
 
 def show_cause(c):
@@ -56,6 +64,11 @@ def diff(expected, actual, names=("oracle", "pan")):
         for x in sorted(b - a, key=repr):
             out.append("  %s only in %s: %s" % (key, names[1],
                                                 show_cause(x) if key == "causes" else list(x)))
+    a, b = expected.get("common"), actual.get("common")
+    if a is not None and b is not None and (
+            a[0] != b[0] or (a[1] is not None and b[1] is not None and a[1] != b[1])):
+        out.append("  in every cause: %s %s (vouched: %s), %s %s (vouched: %s)"
+                   % (names[0], list(a[0]), a[1], names[1], list(b[0]), b[1]))
     return out
 
 

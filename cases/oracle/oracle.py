@@ -361,6 +361,32 @@ class Oracle:
             rec(d.init_cfg, 0, self.zero, ())
         return prohibited
 
+    # ---- 6. the event types every bad run has, straight from the state graph
+    def in_every_bad_run(self):
+        """The events E such that no run reaches a violation without an E step: per
+        E, a search of the state graph that leaves E's moves out.  (Vacuous for a
+        model without bad runs; analyse() asks only when there are causes.)"""
+        d = self.dfa
+        init = d.model.init
+        if d.bad[init]:
+            return []
+        out = []
+        for e in self.ev:
+            seen, todo, hit = {init}, [init], False
+            while todo and not hit:
+                for ev, t in d.graph[todo.pop()]:
+                    if ev == e:
+                        continue
+                    if t == d.VIOL or d.bad[t]:
+                        hit = True
+                        break
+                    if t not in seen:
+                        seen.add(t)
+                        todo.append(t)
+            if not hit:
+                out.append(e)
+        return sorted(out)
+
     # ---- 5. everything
     def analyse(self):
         d = self.dfa
@@ -408,7 +434,20 @@ class Oracle:
                 "traces": [list(w) for w in sorted(words)],
             })
         out_causes.sort(key=lambda c: (c["occurrences"], json.dumps(c["absent_intervals"])))
+        # The reports' "in every cause": the causes' common events, vouched for as the
+        # events of every bad run when no minimal bad trace is uncaused.  That claim is
+        # checked here against the state graph itself (6.), on every model.
+        common = sorted(set.intersection(*(set(c["events"]) for c in out_causes))) \
+            if out_causes else []
+        sure = bool(out_causes) and not uncaused
+        if out_causes:
+            every = self.in_every_bad_run()
+            if (sure and every != common) or not set(every) <= set(common):
+                raise RuntimeError("in every cause %s (%s), but every bad run has %s"
+                                   % (common, "vouched" if sure else "not vouched", every))
         return {
+            "in_every_cause": common,
+            "in_every_bad_run": sure,
             "causes": out_causes,
             "ambiguous": [{"trace": list(w)} for w in sorted(ambiguous)],
             "uncaused": [{"trace": list(w)} for w in sorted(uncaused)],

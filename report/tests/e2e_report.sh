@@ -58,6 +58,11 @@ if bad or n == 0:
 for c in out["causes"]:
     if c["eol_unicode"].replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;") not in dom:
         sys.exit("cause missing: " + c["eol"])
+m = re.search(r'<p id="in-every-cause" data-sure="(yes|no)">(.*?)</p>', dom)
+if n >= 2 and out["in_every_cause"]:
+    if not m or sorted(re.findall(r"<b>([^<]*)</b>", m.group(2))) != sorted(out["in_every_cause"]) \
+            or (m.group(1) == "yes") != out["in_every_bad_run"]:
+        sys.exit("events in every cause: page %s, JSON %s" % (m and m.groups(), out["in_every_cause"]))
 PY
 }
 

@@ -4,7 +4,8 @@
  * non-occurrence as a condition), its writers (formats by extension, nothing left
  * behind on failure), the probability file parser and its errors, the top-event
  * probability on hand-computed examples (rare-event approximation, inclusion-
- * exclusion, minimal cut sets), and the witness-run search behind the trails.
+ * exclusion, minimal cut sets), the witness-run search behind the trails, and the
+ * events every cause has.
  */
 #include "report.h"
 
@@ -373,6 +374,79 @@ START_TEST(reports)
 }
 END_TEST
 
+/* Renders with rp_text (which == 0) or rp_json into fresh memory. */
+static char *render(const rp_in *in, int which)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    ck_assert_int_eq(which == 0 ? rp_text(f, in, false) : rp_json(f, in), 0);
+    fclose(f);
+    return buf;
+}
+
+/* The events every cause has: A in both causes (twice in one, counted once), B and
+ * C in one each; vouched for every bad run only by a complete result without
+ * uncaused traces, and said so in the text and the JSON. */
+START_TEST(in_every_cause)
+{
+    cc_result r;
+    cc_cause cs[2];
+    cs[0] = cause((const uint32_t[]){0, 1, 0}, 3, NULL, 0);
+    cs[0].occ[2].occ = 2;
+    cs[1] = cause((const uint32_t[]){2, 0}, 2, NULL, 0);
+    r = (cc_result){.causes = cs, .ncauses = 2, .hazard = true};
+    bool all[4];
+    ck_assert_int_eq(rp_every_cause(&r, 4, all), 1);
+    ck_assert(all[0] && !all[1] && !all[2] && !all[3]);
+    rp_run run = {.search = "dfs", .ac2 = true, .model = "m.pml"};
+    rp_in in = {.r = &r, .names = NAMES, .nevents = 4, .run = &run};
+    ck_assert(rp_every_cause_sure(&in));
+    char *t = render(&in, 0), *j = render(&in, 1);
+    ck_assert_ptr_nonnull(strstr(t, "in every cause: A; every run that reaches the hazard"));
+    ck_assert_ptr_nonnull(strstr(j, "\"in_every_cause\": [\"A\"],\n  \"in_every_bad_run\": true"));
+    free(t);
+    free(j);
+    /* an uncaused bad trace: some bad run may lack A */
+    uint32_t ev = 1;
+    r.uncaused = &(cc_trace){&ev, 1};
+    r.nuncaused = 1;
+    ck_assert(!rp_every_cause_sure(&in));
+    t = render(&in, 0);
+    j = render(&in, 1);
+    ck_assert_ptr_nonnull(strstr(t, "in every cause found: A (not a guarantee: a run without"));
+    ck_assert_ptr_nonnull(strstr(j, "\"in_every_bad_run\": false"));
+    free(t);
+    free(j);
+    /* an incomplete result vouches for nothing either */
+    r.nuncaused = 0;
+    run.why[0] = "the search depth limit (-m) was reached";
+    run.nwhy = 1;
+    ck_assert(!rp_every_cause_sure(&in));
+    t = render(&in, 0);
+    ck_assert_ptr_nonnull(strstr(t, "in every cause found: A (not a guarantee: the result is "
+                                    "incomplete)"));
+    free(t);
+    /* no common event: said only when vouched; one cause: no line (its own list) */
+    run.nwhy = 0;
+    cs[1].occ[1].event = 3;
+    ck_assert_int_eq(rp_every_cause(&r, 4, all), 0);
+    t = render(&in, 0);
+    ck_assert_ptr_nonnull(strstr(t, "in every cause: no event;"));
+    free(t);
+    r.ncauses = 1;
+    t = render(&in, 0);
+    ck_assert_ptr_null(strstr(t, "in every cause"));
+    free(t);
+    ck_assert_int_eq(rp_every_cause(&r, 4, all), 2);
+    r.ncauses = 0;
+    ck_assert_int_eq(rp_every_cause(&r, 4, all), 0);
+    ck_assert(!all[0] && !all[1]);
+    r.ncauses = 2;
+    free_causes(&r);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("report");
@@ -384,6 +458,7 @@ int main(void)
     tcase_add_test(t, probability_file);
     tcase_add_test(t, witness_runs);
     tcase_add_test(t, reports);
+    tcase_add_test(t, in_every_cause);
     suite_add_tcase(s, t);
     SRunner *r = srunner_create(s);
     srunner_run_all(r, CK_NORMAL);
