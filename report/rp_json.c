@@ -56,37 +56,43 @@ static void occurrences(u_json *j, const cc_cause *c, const char *const *names)
     sorted_list(j, v, c->nocc);
 }
 
-/* Every pair [x, y] whose order is causal, sorted. */
+/* Every pair [x, y] whose order is causal, sorted by x, then y.  The occurrences are
+ * sorted by name once and the pairs written in that order: a cause of 80 events has
+ * up to 3,160 pairs, and BEEM's bakery.4 has 392 such causes, so a string per pair
+ * and a sort of them was a fifth of its `pan -C --json`.  The occurrences are sorted
+ * by insertion: no slower than the n x n pairs that follow, and no global for qsort. */
 static void ordered(u_json *j, const cc_cause *c, const char *const *names)
 {
-    size_t n = c->nocc, k = 0;
-    char **v = calloc(n * n + 1, sizeof *v);
-    for (size_t a = 0; v && a < n; a++)
-        for (size_t b = 0; b < n; b++) {
-            if (!c->ordered[a * n + b])
-                continue;
-            char *x = cc_occ_name(c, a, names), *y = cc_occ_name(c, b, names);
-            if (x && y)
-                v[k++] = u_fmt("%s\x1f%s", x, y); /* unit separator: never in a name */
-            free(x);
-            free(y);
-        }
-    u_json_arr(j);
-    if (v)
-        qsort(v, k, sizeof *v, cmp_str);
-    for (size_t i = 0; v && i < k; i++) {
-        char *sep = v[i] ? strchr(v[i], '\x1f') : NULL;
-        if (sep) {
-            *sep = 0;
-            u_json_arr(j);
-            u_json_str(j, v[i]);
-            u_json_str(j, sep + 1);
-            u_json_end(j);
-        }
-        free(v[i]);
+    size_t n = c->nocc;
+    char **nm = calloc(n + 1, sizeof *nm);
+    size_t *by = calloc(n + 1, sizeof *by);
+    bool ok = nm && by;
+    for (size_t i = 0; ok && i < n; i++) {
+        by[i] = i;
+        ok = (nm[i] = cc_occ_name(c, i, names)) != NULL;
     }
-    free(v);
+    u_json_arr(j);
+    if (ok) {
+        for (size_t i = 1; i < n; i++)
+            for (size_t k = i; k > 0 && strcmp(nm[by[k - 1]], nm[by[k]]) > 0; k--) {
+                size_t t = by[k];
+                by[k] = by[k - 1];
+                by[k - 1] = t;
+            }
+        for (size_t a = 0; a < n; a++)
+            for (size_t b = 0; b < n; b++)
+                if (c->ordered[by[a] * n + by[b]]) {
+                    u_json_arr(j);
+                    u_json_str(j, nm[by[a]]);
+                    u_json_str(j, nm[by[b]]);
+                    u_json_end(j);
+                }
+    }
     u_json_end(j);
+    for (size_t i = 0; nm && i < n; i++)
+        free(nm[i]);
+    free(nm);
+    free(by);
 }
 
 static void occ_or_null(u_json *j, const cc_cause *c, int i, const char *const *names)

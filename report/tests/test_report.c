@@ -447,6 +447,23 @@ START_TEST(in_every_cause)
 }
 END_TEST
 
+/* The JSON's causal pairs are sorted by their names, whatever the witness order
+ * (here C, A, B): the DFS and BFS builds and the oracle compare them as text. */
+START_TEST(ordered_pairs_sorted)
+{
+    static const int ord[][2] = {{0, 1}, {0, 2}, {1, 2}};
+    cc_cause cs[1] = {cause((const uint32_t[]){2, 0, 1}, 3, ord, 3)};
+    cc_result r = {.causes = cs, .ncauses = 1, .hazard = true};
+    rp_run run = {.search = "dfs", .ac2 = true, .model = "m.pml"};
+    rp_in in = {.r = &r, .names = NAMES, .nevents = 4, .run = &run};
+    char *j = render(&in, 1);
+    ck_assert_ptr_nonnull(
+        strstr(j, "\"ordered\": [[\"A\", \"B\"], [\"C\", \"A\"], [\"C\", \"B\"]]"));
+    free(j);
+    free_causes(&r);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("report");
@@ -459,6 +476,7 @@ int main(void)
     tcase_add_test(t, witness_runs);
     tcase_add_test(t, reports);
     tcase_add_test(t, in_every_cause);
+    tcase_add_test(t, ordered_pairs_sorted);
     suite_add_tcase(s, t);
     SRunner *r = srunner_create(s);
     srunner_run_all(r, CK_NORMAL);
