@@ -125,7 +125,10 @@ def one(seed, keep, every=1):
     the reduction bit); [] = passed."""
     try:
         return _one(seed, keep, every)
-    except Exception as e:  # an oracle or generator crash is a failure too
+    # an oracle or generator crash is a failure of this seed, not of the batch: gen.py
+    # exits (SystemExit) when it finds no small model, which would otherwise end the
+    # pool and lose every other seed's result
+    except (Exception, SystemExit) as e:
         import traceback
         return seed, ["oracle side crashed: %r" % (e,)] + [
             "  " + l for l in traceback.format_exc().splitlines()], 0, []
