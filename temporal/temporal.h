@@ -427,7 +427,9 @@ typedef struct {
     tm_nba cause;         /* D, reduced; no states when no cause exists */
     tm_nba closure;       /* the upward closure (complement of D), reduced */
     uint32_t closure_raw; /* states of the closure as built */
-    uint32_t cause_raw;   /* states of the complement before reduction */
+    uint32_t cause_raw;   /* states of the complement(s) as built, before reduction (by
+                             parts: their sum, before they are intersected, so the cause
+                             may have more) */
     tm_comp_method method;
 } tm_result;
 

@@ -387,9 +387,10 @@ static void text_report(const report *rp)
         printf("  upward closure of the negated effect: %u states (%u built)\n", rp->r->closure.n,
                rp->r->closure_raw);
         if (rp->r->exists)
-            printf("  complement: %s construction, %u states before reduction, %u after\n",
+            printf("  complement: %s construction, %u states built (before reduction; with several "
+                   "parts, their sum before they are intersected)\n",
                    rp->r->method == TM_COMP_BREAKPOINT ? "breakpoint" : "Safra-Piterman",
-                   rp->r->cause_raw, rp->r->cause.n);
+                   rp->r->cause_raw);
     }
     if (rp->checked) {
         if (rp->equal)
