@@ -18,9 +18,9 @@
  * share; and an event some cause lacks is missing from that cause's witness run, so
  * the list is exactly the events every such run has.  Without that (an incomplete
  * search, an uncaused trace) the list is only "the causes found have these in
- * common", and the reports say so.  The oracle
- * checks the claim semantically on every generated model (cases/oracle/oracle.py:
- * for each such event, no bad run of the model avoids it).
+ * common", and the reports say so.  The oracle checks the claim semantically on
+ * every generated model (cases/oracle/oracle.py: for each such event, no bad run of
+ * the model avoids it).
  */
 #include "report.h"
 
@@ -29,7 +29,7 @@
 int rp_every_cause(const cc_result *r, size_t nevents, bool *in_all)
 {
     for (size_t e = 0; e < nevents; e++)
-        in_all[e] = r->ncauses > 0;
+        in_all[e] = false;
     if (!r->ncauses)
         return 0;
     /* count[e]: the causes seen so far that contain e; last[e]: the last such cause
