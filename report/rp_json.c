@@ -10,9 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Strings in order, a NULL (an allocation that failed) after every string. */
 static int cmp_str(const void *a, const void *b)
 {
-    return strcmp(*(char *const *)a, *(char *const *)b);
+    const char *x = *(char *const *)a, *y = *(char *const *)b;
+    return !x || !y ? (x == NULL) - (y == NULL) : strcmp(x, y);
 }
 
 /* A sorted, de-duplicated list of strings (takes ownership of v and its strings). */
@@ -79,14 +81,20 @@ static void ordered(u_json *j, const cc_cause *c, const char *const *names)
                 by[k] = by[k - 1];
                 by[k - 1] = t;
             }
-        for (size_t a = 0; a < n; a++)
+        /* occurrences with one display name (a label E_1 beside two E's: a clash
+         * cc_occ_name does not resolve) are one group, their pairs sorted by y */
+        for (size_t g = 0, h; g < n; g = h) {
+            for (h = g + 1; h < n && !strcmp(nm[by[g]], nm[by[h]]); h++)
+                ;
             for (size_t b = 0; b < n; b++)
-                if (c->ordered[by[a] * n + by[b]]) {
-                    u_json_arr(j);
-                    u_json_str(j, nm[by[a]]);
-                    u_json_str(j, nm[by[b]]);
-                    u_json_end(j);
-                }
+                for (size_t a = g; a < h; a++)
+                    if (c->ordered[by[a] * n + by[b]]) {
+                        u_json_arr(j);
+                        u_json_str(j, nm[by[a]]);
+                        u_json_str(j, nm[by[b]]);
+                        u_json_end(j);
+                    }
+        }
     }
     u_json_end(j);
     for (size_t i = 0; nm && i < n; i++)
@@ -188,14 +196,18 @@ static void trace_list(u_json *j, const cc_trace *t, size_t n, const char *const
  * (rp_common.c).  Out of memory, the list may be short and nothing is vouched. */
 static void common(u_json *j, const rp_in *in)
 {
-    bool *all = malloc(in->nevents + 1);
+    bool *all = calloc(in->nevents + 1, sizeof *all);
     int n = all ? rp_every_cause(in->r, in->nevents, all) : -1;
     char **v = n > 0 ? calloc((size_t)n, sizeof *v) : NULL;
     bool whole = n == 0 || (n > 0 && v);
     size_t k = 0;
-    for (size_t e = 0; v && e < in->nevents; e++)
-        if (all[e] && !(v[k++] = strdup(in->names[e])))
+    for (size_t e = 0; v && e < in->nevents; e++) {
+        char *s = all[e] ? strdup(in->names[e]) : NULL;
+        if (s)
+            v[k++] = s;
+        else if (all[e])
             whole = false;
+    }
     u_json_key(j, "in_every_cause");
     sorted_list(j, v, k);
     u_json_key(j, "in_every_bad_run");

@@ -448,7 +448,8 @@ START_TEST(in_every_cause)
 END_TEST
 
 /* The JSON's causal pairs are sorted by their names, whatever the witness order
- * (here C, A, B): the DFS and BFS builds and the oracle compare them as text. */
+ * (here C, A, B) and where two occurrences share a name: the DFS and BFS builds and
+ * the oracle compare them as text. */
 START_TEST(ordered_pairs_sorted)
 {
     static const int ord[][2] = {{0, 1}, {0, 2}, {1, 2}};
@@ -459,6 +460,20 @@ START_TEST(ordered_pairs_sorted)
     char *j = render(&in, 1);
     ck_assert_ptr_nonnull(
         strstr(j, "\"ordered\": [[\"A\", \"B\"], [\"C\", \"A\"], [\"C\", \"B\"]]"));
+    free(j);
+    free_causes(&r);
+    /* A label A_1 beside two occurrences of A: two occurrences named A_1, whose
+     * pairs still come out sorted by (x, y) as names, not grouped per occurrence */
+    static const char *const clash[] = {"A", "A_1", "B"};
+    static const int all[][2] = {{0, 1}, {0, 2}, {0, 3}, {1, 2}, {1, 3}, {2, 3}};
+    cs[0] = cause((const uint32_t[]){0, 1, 0, 2}, 4, all, 6);
+    cs[0].occ[2].occ = 2;
+    in.names = clash;
+    in.nevents = 3;
+    j = render(&in, 1);
+    ck_assert_ptr_nonnull(strstr(j, "\"ordered\": [[\"A_1\", \"A_1\"], [\"A_1\", \"A_2\"], "
+                                    "[\"A_1\", \"A_2\"], [\"A_1\", \"B\"], [\"A_1\", \"B\"], "
+                                    "[\"A_2\", \"B\"]]"));
     free(j);
     free_causes(&r);
 }
