@@ -18,9 +18,14 @@
  * share; and an event some cause lacks is missing from that cause's witness run, so
  * the list is exactly the events every such run has.  Without that (an incomplete
  * search, an uncaused trace) the list is only "the causes found have these in
- * common", and the reports say so.  The oracle checks the claim semantically on
- * every generated model (cases/oracle/oracle.py: for each such event, no bad run of
- * the model avoids it).
+ * common", and the reports say so.  Conservative on purpose: every reason a result
+ * is incomplete withdraws the guarantee, also the few (a non-occurrence search cut
+ * short) that leave the causes' events complete.  An uncaused trace beside causes
+ * is rare (the empty trace must be neither good nor bad: no run may end where
+ * silent moves lead from the initial state, all of it inside an atomic sequence,
+ * say, and no violation silently reachable), so test_report covers that branch by
+ * hand.  The oracle checks the claim semantically on every generated model
+ * (cases/oracle/oracle.py: for each such event, no bad run of the model avoids it).
  */
 #include "report.h"
 

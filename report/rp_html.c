@@ -349,7 +349,7 @@ static const char *const SCRIPT =
 /* What every cause has (rp_common.c), as the text report says it. */
 static void html_common(FILE *f, const rp_in *in)
 {
-    bool *all = in->r->ncauses >= 2 ? malloc(in->nevents + 1) : NULL;
+    bool *all = in->r->ncauses >= 2 ? calloc(in->nevents + 1, sizeof *all) : NULL;
     int n = all ? rp_every_cause(in->r, in->nevents, all) : -1;
     bool sure = rp_every_cause_sure(in);
     if (n > 0) {

@@ -134,7 +134,7 @@ static void text_causes(FILE *f, const rp_in *in, bool unicode)
 static void text_common(FILE *f, const rp_in *in)
 {
     const cc_result *r = in->r;
-    bool *all = r->ncauses >= 2 ? malloc(in->nevents + 1) : NULL;
+    bool *all = r->ncauses >= 2 ? calloc(in->nevents + 1, sizeof *all) : NULL;
     int n = all ? rp_every_cause(r, in->nevents, all) : -1;
     bool sure = rp_every_cause_sure(in);
     if (n > 0) {

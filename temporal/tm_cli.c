@@ -388,9 +388,9 @@ static void text_report(const report *rp)
                rp->r->closure_raw);
         if (rp->r->exists)
             printf("  complement: %s construction, %u states built (before reduction; with several "
-                   "parts, their sum before they are intersected)\n",
+                   "parts, their sum before they are intersected), the cause %u\n",
                    rp->r->method == TM_COMP_BREAKPOINT ? "breakpoint" : "Safra-Piterman",
-                   rp->r->cause_raw);
+                   rp->r->cause_raw, rp->r->cause.n);
     }
     if (rp->checked) {
         if (rp->equal)

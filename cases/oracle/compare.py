@@ -65,6 +65,8 @@ def diff(expected, actual, names=("oracle", "pan")):
             out.append("  %s only in %s: %s" % (key, names[1],
                                                 show_cause(x) if key == "causes" else list(x)))
     a, b = expected.get("common"), actual.get("common")
+    if a is not None and b is None:  # pan writes the key always
+        out.append("  in every cause: %s has %s, %s none" % (names[0], list(a[0]), names[1]))
     if a is not None and b is not None and (
             a[0] != b[0] or (a[1] is not None and b[1] is not None and a[1] != b[1])):
         out.append("  in every cause: %s %s (vouched: %s), %s %s (vouched: %s)"
