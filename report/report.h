@@ -192,6 +192,9 @@ int rp_trail_write(const char *path, const cc_step *s, size_t n, int claim_type,
  * reaches the hazard has each of them, and no other event is in all such runs. */
 int rp_every_cause(const cc_result *r, size_t nevents, bool *in_all);
 bool rp_every_cause_sure(const rp_in *in);
+/* Why the list is no guarantee ("the result is incomplete", ...), for the text and HTML
+ * reports to say; NULL when nothing withdraws it. */
+const char *rp_every_cause_caveat(const rp_in *in);
 
 /* Display text of a cause's pieces, shared by the writers (rp_ftree.c). Fresh
  * memory, NULL when out of memory. */

@@ -66,5 +66,14 @@ int rp_every_cause(const cc_result *r, size_t nevents, bool *in_all)
 
 bool rp_every_cause_sure(const rp_in *in)
 {
-    return in->run->nwhy == 0 && in->r->nuncaused == 0 && in->r->ncauses > 0;
+    return in->r->ncauses > 0 && !rp_every_cause_caveat(in);
+}
+
+const char *rp_every_cause_caveat(const rp_in *in)
+{
+    if (in->run->nwhy)
+        return "the result is incomplete";
+    if (in->r->nuncaused)
+        return "a run without a cause reaches the hazard too";
+    return NULL;
 }

@@ -362,10 +362,10 @@ static void html_common(FILE *f, const rp_in *in)
                 esc(f, in->names[e]);
                 fputs("</b>", f);
             }
-        fputs(sure ? ". Every run that reaches the hazard has each of them.</p>\n"
-                   : " (not a guarantee: the result is incomplete, or a run without a cause "
-                     "reaches the hazard too).</p>\n",
-              f);
+        if (sure)
+            fputs(". Every run that reaches the hazard has each of them.</p>\n", f);
+        else
+            fprintf(f, " (not a guarantee: %s).</p>\n", rp_every_cause_caveat(in));
     } else if (n == 0 && sure)
         fputs(
             "<p id=\"in-every-cause\" data-sure=\"yes\">No event is in every cause: no event is in "

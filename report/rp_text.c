@@ -142,11 +142,10 @@ static void text_common(FILE *f, const rp_in *in)
         for (size_t e = 0; e < in->nevents; e++)
             if (all[e])
                 fprintf(f, " %s", in->names[e]);
-        fputs(sure            ? "; every run that reaches the hazard has each of them\n"
-              : in->run->nwhy ? " (not a guarantee: the result is incomplete)\n"
-                              : " (not a guarantee: a run without a cause, below, reaches the "
-                                "hazard too)\n",
-              f);
+        if (sure)
+            fputs("; every run that reaches the hazard has each of them\n", f);
+        else
+            fprintf(f, " (not a guarantee: %s)\n", rp_every_cause_caveat(in));
     } else if (n == 0 && sure)
         fputs("  in every cause: no event; no event is in every run that reaches the hazard\n", f);
     free(all);
