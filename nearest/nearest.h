@@ -45,8 +45,14 @@ void nr_model_free(nr_model *m);
  * NULL for none).  The arrays are pan's and must outlive m.  0, or -1 out of memory. */
 int nr_model_procs(nr_model *m, const char *const *names, int n, const short *const *src,
                    const int *nstates);
-/* pan's transitions (pan.t), kept by pointer.  0, or -1 when out of memory. */
+/* pan's transitions (pan.t), kept by pointer.  0, or -1 when out of memory.  A row
+ * with tid < 0 is a statement SPIN merged into another move (no move of its own). */
 int nr_model_trans(nr_model *m, const nr_trans *t, int n);
+/* The statements SPIN merged into moves (pan.m; after nr_model_trans): n rows
+ * {proctype, state of the move, state of a statement it takes along}, each move's in
+ * the order it executes them.  Jumps (`.(goto)`, `goto`, `break`) are left out, as
+ * `spin -t -p` leaves them out.  0, or -1 when out of memory. */
+int nr_model_merges(nr_model *m, const int (*rows)[3], int n);
 
 /* The variables of one recorded state, as pan's decoder reports them: nr_val_begin,
  * then per scope (the globals first, then each process in pid order) nr_val_scope and

@@ -216,10 +216,19 @@ static int step_line(const nr_model *m, const nr_path *p, long k)
     return nr_line(m, p->step[k].proctype, p->step[k].tid);
 }
 
-static int pos_line(const walk *w, uint32_t pos)
+/* The step whose line a Δ names: sets its line and its move (for the merged
+ * statements' lines). */
+static void at_step(const nr_model *m, const nr_path *p, long k, int *line, int *pt, int *tid)
+{
+    *line = step_line(m, p, k);
+    *pt = p->step[k].proctype;
+    *tid = p->step[k].tid;
+}
+
+static const nr_step *pos_step(const walk *w, uint32_t pos)
 {
     const mpos *x = &w->M[pos];
-    return x->i >= 0 ? step_line(w->m, w->a, x->i) : step_line(w->m, w->b, x->j);
+    return x->i >= 0 ? &w->a->step[x->i] : &w->b->step[x->j];
 }
 
 static void add_cause(walk *w, uint32_t pos, uint32_t delta)
@@ -248,11 +257,21 @@ static uint32_t *ctl_of(walk *w, int pid)
     return &w->ctl[pid];
 }
 
-/* The reads of step k of run p, into *r (n of them). */
+/* The reads of step k of run p, into *r (n of them): its first statement's, which
+ * decided whether it ran. */
 static void reads_of(walk *w, const nr_path *p, long k, uint32_t **r, size_t *n)
 {
     const nr_step *s = &p->step[k];
     if (nr_reads(w->m, s->pid, s->proctype, s->tid, r, n))
+        w->oom = true;
+}
+
+/* reads_of and the reads of the statements SPIN merged into the step, on which the
+ * values it writes (and an assert merged into it) depend. */
+static void reads_all_of(walk *w, const nr_path *p, long k, uint32_t **r, size_t *n)
+{
+    const nr_step *s = &p->step[k];
+    if (nr_reads_all(w->m, s->pid, s->proctype, s->tid, r, n))
         w->oom = true;
 }
 
@@ -296,7 +315,7 @@ static bool is_decision(const nr_model *m, int proctype, int tid)
 
 static nr_delta value_delta(walk *w, uint32_t v, uint32_t sa, uint32_t sb, long i, long j)
 {
-    nr_delta x = {.kind = NR_D_VALUE, .step_a = i, .step_b = j, .var = v, .line = 0};
+    nr_delta x = {.kind = NR_D_VALUE, .step_a = i, .step_b = j, .var = v, .pt = -1, .pt_b = -1};
     x.has_a = nr_value(w->m, sa, v, &x.value_a);
     x.has_b = nr_value(w->m, sb, v, &x.value_b);
     uint32_t o = w->orig[v];
@@ -305,8 +324,12 @@ static nr_delta value_delta(walk *w, uint32_t v, uint32_t sa, uint32_t sb, long 
     /* the line of the step that wrote v there: a's where a's did, else b's (a changed
      * action whose b side alone wrote it) */
     const mpos *p = &w->M[o];
-    x.line =
-        p->i >= 0 && p->j >= 0 && w->orig_a[v] != o ? step_line(w->m, w->b, p->j) : pos_line(w, o);
+    if (p->i >= 0 && p->j >= 0 && w->orig_a[v] != o)
+        at_step(w->m, w->b, p->j, &x.line, &x.pt, &x.tid);
+    else if (p->i >= 0)
+        at_step(w->m, w->a, p->i, &x.line, &x.pt, &x.tid);
+    else
+        at_step(w->m, w->b, p->j, &x.line, &x.pt, &x.tid);
     return x;
 }
 
@@ -367,26 +390,31 @@ static void do_pair(walk *w, uint32_t pos, size_t q)
         }
         w->vseen[v] = q;
     }
-    uint32_t *r = NULL;
-    size_t nr = 0;
+    /* r: what the two first statements read (the choice); all: with what the
+     * statements merged into the moves read (the values they write) */
+    uint32_t *r = NULL, *all = NULL;
+    size_t nr = 0, nall = 0;
     reads_of(w, w->a, x->i, &r, &nr);
     reads_of(w, w->b, x->j, &r, &nr);
+    reads_all_of(w, w->a, x->i, &all, &nall);
+    reads_all_of(w, w->b, x->j, &all, &nall);
     uint32_t *ctl = ctl_of(w, sa->pid);
     if (sa->tid != sb->tid) {
         d->da++;
-        uint32_t ad = add_delta(w, (nr_delta){.kind = NR_D_ACTION,
-                                              .step_a = x->i,
-                                              .step_b = x->j,
-                                              .var = NR_NONE,
-                                              .line = step_line(w->m, w->a, x->i),
-                                              .line_b = step_line(w->m, w->b, x->j)});
+        nr_delta ax = {.kind = NR_D_ACTION, .step_a = x->i, .step_b = x->j, .var = NR_NONE};
+        at_step(w->m, w->a, x->i, &ax.line, &ax.pt, &ax.tid);
+        at_step(w->m, w->b, x->j, &ax.line_b, &ax.pt_b, &ax.tid_b);
+        uint32_t ad = add_delta(w, ax);
         data_deps(w, r, nr, q, pos, ad);
         add_dep(w, ad, *ctl);
         add_cause(w, pos, ad);
+        /* the merged statements' reads: the values the moves write depend on them too
+         * (the first statements' are behind ad already) */
+        data_deps(w, all, nall, q, pos, NR_NONE);
         w->pnode[pos] = ad;
         *ctl = ad;
     } else {
-        data_deps(w, r, nr, q, pos, NR_NONE);
+        data_deps(w, all, nall, q, pos, NR_NONE);
         /* a decision both runs take alike held on the values it read in a: it
          * depends on their writes (it is reached only from an unaligned step's control
          * dependence, or from another decision) */
@@ -401,6 +429,7 @@ static void do_pair(walk *w, uint32_t pos, size_t q)
         *ctl = NR_NONE;
     }
     free(r);
+    free(all);
     set_decision(w, 0, sa, pos);
     set_decision(w, 1, sb, pos);
     writes(w, w->a, x->i, pos);
@@ -417,11 +446,13 @@ static void do_unaligned(walk *w, uint32_t pos)
         w->d->dc_a++;
     else
         w->d->dc_b++;
-    uint32_t u = add_delta(w, (nr_delta){.kind = del ? NR_D_DELETED : NR_D_INSERTED,
-                                         .step_a = del ? k : -1,
-                                         .step_b = del ? -1 : k,
-                                         .var = NR_NONE,
-                                         .line = step_line(w->m, p, k)});
+    nr_delta ux = {.kind = del ? NR_D_DELETED : NR_D_INSERTED,
+                   .step_a = del ? k : -1,
+                   .step_b = del ? -1 : k,
+                   .var = NR_NONE,
+                   .pt_b = -1};
+    at_step(w->m, p, k, &ux.line, &ux.pt, &ux.tid);
+    uint32_t u = add_delta(w, ux);
     add_dep(w, u, *ctl_of(w, p->step[k].pid));
     add_cause(w, pos, u);
     w->pnode[pos] = u;
@@ -487,7 +518,7 @@ static void seed_step(walk *w, size_t e)
     uint32_t *r = NULL;
     size_t nr = 0;
     bool any = false;
-    reads_of(w, w->a, x->i, &r, &nr);
+    reads_all_of(w, w->a, x->i, &r, &nr); /* an assert may be merged into the move */
     for (size_t k = 0; k < nr; k++)
         if (w->vopen[r[k]] != NR_NONE && w->vseen[r[k]] == q) {
             seed(w, w->vopen[r[k]]);
@@ -498,9 +529,10 @@ static void seed_step(walk *w, size_t e)
             seed(w, (uint32_t)k);
             any = true;
         }
-    /* b passes the step with the same action, yet no variable its text names differs:
-     * its text does not say all it reads (SPIN merged statements into it, whose text
-     * shows only the first): every difference at the pair is a candidate */
+    /* b passes the step with the same action, yet no variable its statements name
+     * differs: their texts do not say all they read (a move whose merged statements
+     * are unknown, under SPIN's case caching): every difference at the pair is a
+     * candidate */
     for (size_t v = 0; !any && v < w->m->nvars; v++)
         if (w->vopen[v] != NR_NONE && w->vseen[v] == q)
             seed(w, w->vopen[v]);
@@ -633,6 +665,24 @@ static void seeds(walk *w, const cc_graph *g)
     free(r);
 }
 
+/* Appends to the slice's lines line (when known) and the lines of the statements
+ * SPIN merged into the move (pt, tid) (pt -1: none): `spin -t -p` prints them under
+ * the move's step.  -1 when out of memory. */
+static int move_lines(nr_deltas *d, size_t *cap, const nr_model *m, int line, int pt, int tid)
+{
+    const int *hop = NULL;
+    size_t nh = pt >= 0 ? nr_merged(m, pt, tid, &hop) : 0;
+    for (size_t k = 0; k <= nh; k++) {
+        int l = k == 0 ? line : nr_trans_line(m, hop[k - 1]);
+        if (l <= 0)
+            continue;
+        if (U_GROW(d->lines, *cap, d->nlines))
+            return -1;
+        d->lines[d->nlines++] = l;
+    }
+    return 0;
+}
+
 static int cmp_int(const void *x, const void *y)
 {
     int a = *(const int *)x, b = *(const int *)y;
@@ -678,30 +728,31 @@ static int close_slice(walk *w)
             }
     }
     free(work);
-    d->lines = malloc((2 * d->n + w->nM + 1) * sizeof *d->lines);
-    if (!d->lines) {
-        free(via);
-        return -1;
-    }
+    size_t lcap = 0;
     for (size_t i = 0; i < d->n; i++) {
         const nr_delta *x = &d->d[i];
         if (!x->in_slice)
             continue;
         d->nslice++;
-        if (x->line > 0)
-            d->lines[d->nlines++] = x->line;
-        if (x->kind == NR_D_ACTION && x->line_b > 0)
-            d->lines[d->nlines++] = x->line_b;
+        if (move_lines(d, &lcap, w->m, x->line, x->pt, x->tid) ||
+            (x->kind == NR_D_ACTION && move_lines(d, &lcap, w->m, x->line_b, x->pt_b, x->tid_b))) {
+            free(via);
+            return -1;
+        }
     }
     for (size_t p = 0; p < w->nM; p++)
         if (via[p]) {
             d->nvia++;
-            int l = pos_line(w, (uint32_t)p);
-            if (l > 0)
-                d->lines[d->nlines++] = l;
+            const nr_step *s = pos_step(w, (uint32_t)p);
+            if (move_lines(d, &lcap, w->m, nr_line(w->m, s->proctype, s->tid), s->proctype,
+                           s->tid)) {
+                free(via);
+                return -1;
+            }
         }
     free(via);
-    qsort(d->lines, d->nlines, sizeof *d->lines, cmp_int);
+    if (d->nlines)
+        qsort(d->lines, d->nlines, sizeof *d->lines, cmp_int);
     size_t u = 0;
     for (size_t i = 0; i < d->nlines; i++)
         if (!u || d->lines[u - 1] != d->lines[i])

@@ -19,6 +19,7 @@ static const char *const CSS =
     ".incomplete{color:#a00;font-weight:bold}table{border-collapse:collapse}"
     "td,th{border:1px solid #ddd;padding:.15em .5em;text-align:left;vertical-align:top}"
     "td.step{font-family:monospace;white-space:pre}td.mark{text-align:center;font-weight:bold}"
+    "td.step .merged{color:#555;padding-left:4ch}"
     "tr.row-deleted td.a{background:#fdd}tr.row-inserted td.b{background:#dfd}"
     "tr.row-action td.a,tr.row-action td.b{background:#ffd}.vals{font-size:.85em;color:#555}"
     "tr.in-slice td.mark{background:#c33;color:#fff}li.delta.in-slice{font-weight:bold;"
@@ -51,6 +52,13 @@ static void step_cell(FILE *f, const nr_report *r, const nr_path *p, long k, con
         fprintf(f, "%ld  %s(%d) :%d  ", k + 1, nr_proc_name(r->m, s->proctype), s->pid,
                 nr_line(r->m, s->proctype, s->tid));
         esc(f, nr_text(r->m, s->proctype, s->tid));
+        const int *hop;
+        size_t nh = nr_merged(r->m, s->proctype, s->tid, &hop);
+        for (size_t h = 0; h < nh; h++) { /* merged into the move, as spin -t -p shows */
+            fprintf(f, "<br><span class=\"merged\">:%d  ", nr_trans_line(r->m, hop[h]));
+            esc(f, r->m->trans[hop[h]].text);
+            fputs("</span>", f);
+        }
     }
     fputs("</td>", f);
 }

@@ -45,6 +45,9 @@ struct nr_model {
     size_t ntrans;
     int **tid_at; /* [proctype][tid] -> index into trans, -1 */
     int *tid_len;
+    /* the statements merged into transition t (nr_model_merges): the trans indices
+     * mhop[mfirst[t] .. mfirst[t + 1]), in execution order; mfirst NULL: none */
+    int *mfirst, *mhop;
     nr_var *var;
     size_t nvars, varcap;
     nr_scope *scope;
@@ -99,10 +102,20 @@ int nr_trans_of(const nr_model *m, int proctype, int tid);
 /* Source line of (proctype, tid) (0 unknown) and its text ("?" unknown). */
 int nr_line(const nr_model *m, int proctype, int tid);
 const char *nr_text(const nr_model *m, int proctype, int tid);
+/* The statements SPIN merged into the move (proctype, tid) (`spin -t -p` prints each
+ * on a line of its own under the move's step number): their number, and *hops their
+ * indices in m->trans, in execution order. */
+size_t nr_merged(const nr_model *m, int proctype, int tid, const int **hops);
+/* Source line of m->trans[t] (0 unknown). */
+int nr_trans_line(const nr_model *m, int t);
 /* The variables a statement reads, as far as its text tells (identifiers resolved in
  * process pid's scope, then the globals; a d_step's body from the model's source):
- * appended to *out (sorted, unique).  -1 when out of memory. */
+ * appended to *out (sorted, unique).  -1 when out of memory.  The move's first
+ * statement only: what its decision (the condition that let it run) read. */
 int nr_reads(nr_model *m, int pid, int proctype, int tid, uint32_t **out, size_t *n);
+/* nr_reads and what the statements merged into the move read: what the values the
+ * move writes, and an assert merged into it, depend on. */
+int nr_reads_all(nr_model *m, int pid, int proctype, int tid, uint32_t **out, size_t *n);
 const char *nr_proc_name(const nr_model *m, int proctype);
 
 /* ---- --assume (nr_assume.c) ---- */
@@ -215,6 +228,9 @@ typedef struct {
     size_t steps;      /* NR_D_VALUE: consecutive aligned pairs it lasts (sums to Δp) */
     int line, line_b;  /* the source line (a's step, or the step that made the values
                           differ); line_b: b's line of a changed action */
+    int pt, tid;       /* the move whose line `line` is (-1: none): its merged statements'
+                          lines are the Δ's too (slice_lines) */
+    int pt_b, tid_b;   /* the same for line_b */
     uint32_t *dep;     /* the Δs it depends on (indices) */
     size_t ndep, depcap;
     bool in_slice;
@@ -226,7 +242,8 @@ typedef struct {
     size_t dp, da, dc_a, dc_b; /* the distance's terms */
     size_t nslice;
     size_t nvia; /* aligned pairs with equal actions a dependence of the slice passes */
-    int *lines;  /* the slice's source lines (its Δs' and those pairs'), sorted, unique */
+    int *lines;  /* the slice's source lines (its Δs' and those pairs', each move's with
+                    the statements SPIN merged into it), sorted, unique */
     size_t nlines;
 } nr_deltas;
 

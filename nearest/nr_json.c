@@ -59,6 +59,21 @@ static void run(u_json *j, const nr_report *r, const nr_path *p, const char *end
         u_json_int(j, nr_line(r->m, s->proctype, s->tid));
         u_json_key(j, "text");
         u_json_str(j, nr_text(r->m, s->proctype, s->tid));
+        const int *hop;
+        size_t nh = nr_merged(r->m, s->proctype, s->tid, &hop);
+        if (nh) { /* the statements SPIN merged into the move, as spin -t -p lists them */
+            u_json_key(j, "merged");
+            u_json_arr(j);
+            for (size_t h = 0; h < nh; h++) {
+                u_json_obj(j);
+                u_json_key(j, "line");
+                u_json_int(j, nr_trans_line(r->m, hop[h]));
+                u_json_key(j, "text");
+                u_json_str(j, r->m->trans[hop[h]].text);
+                u_json_end(j);
+            }
+            u_json_end(j);
+        }
         u_json_key(j, "pr");
         u_json_int(j, p->pan[k].pr);
         u_json_key(j, "tid");

@@ -41,6 +41,8 @@ void nr_model_free(nr_model *m)
         free(m->tid_at[p]);
     free(m->tid_at);
     free(m->tid_len);
+    free(m->mfirst);
+    free(m->mhop);
     for (size_t i = 0; i < m->nvars; i++) {
         free(m->var[i].name);
         free(m->var[i].base);
@@ -118,6 +120,88 @@ int nr_model_trans(nr_model *m, const nr_trans *t, int n)
             *at = i;
     }
     return 0;
+}
+
+/* The trans index of the statement of (proctype, state) that a merge row names: one
+ * SPIN prints (not a jump), -1 when none. */
+static int hop_at(const nr_model *m, int proctype, int state)
+{
+    for (size_t i = 0; i < m->ntrans; i++) {
+        const nr_trans *t = &m->trans[i];
+        if (t->proctype == proctype && t->state == state)
+            return !strcmp(t->text, ".(goto)") || !strncmp(t->text, "goto ", 5) ||
+                           !strcmp(t->text, "break")
+                       ? -1
+                       : (int)i;
+    }
+    return -1;
+}
+
+/* Whether m->trans[i] is the move of a merge row's (proctype, state): a transition
+ * of its own (tid >= 0), not an IF/DO pseudo-transition. */
+static bool head_is(const nr_model *m, size_t i, int proctype, int state)
+{
+    const nr_trans *t = &m->trans[i];
+    return t->proctype == proctype && t->state == state && t->tid >= 0 && strcmp(t->text, "IF") &&
+           strcmp(t->text, "DO");
+}
+
+int nr_model_merges(nr_model *m, const int (*rows)[3], int n)
+{
+    free(m->mfirst);
+    free(m->mhop);
+    m->mhop = NULL;
+    m->mfirst = calloc(m->ntrans + 1, sizeof *m->mfirst);
+    int *hop = n > 0 ? malloc((size_t)n * sizeof *hop) : NULL;
+    if (!m->mfirst || (n > 0 && !hop)) {
+        free(hop);
+        return -1;
+    }
+    size_t total = 0;
+    for (int r = 0; r < n; r++) {
+        hop[r] = hop_at(m, rows[r][0], rows[r][2]);
+        for (size_t i = 0; hop[r] >= 0 && i < m->ntrans; i++)
+            if (head_is(m, i, rows[r][0], rows[r][1])) {
+                m->mfirst[i + 1]++;
+                total++;
+            }
+    }
+    for (size_t i = 0; i < m->ntrans; i++)
+        m->mfirst[i + 1] += m->mfirst[i];
+    m->mhop = malloc((total + 1) * sizeof *m->mhop);
+    int *at = calloc(m->ntrans + 1, sizeof *at);
+    if (!m->mhop || !at) {
+        free(hop);
+        free(at);
+        return -1;
+    }
+    for (int r = 0; r < n; r++) /* rows in execution order: filled in that order */
+        for (size_t i = 0; hop[r] >= 0 && i < m->ntrans; i++)
+            if (head_is(m, i, rows[r][0], rows[r][1]))
+                m->mhop[m->mfirst[i] + at[i]++] = hop[r];
+    free(hop);
+    free(at);
+    return 0;
+}
+
+size_t nr_merged(const nr_model *m, int proctype, int tid, const int **hops)
+{
+    int t = nr_trans_of(m, proctype, tid);
+    if (t < 0 || !m->mfirst) {
+        *hops = NULL;
+        return 0;
+    }
+    *hops = m->mhop + m->mfirst[t];
+    return (size_t)(m->mfirst[t + 1] - m->mfirst[t]);
+}
+
+int nr_trans_line(const nr_model *m, int t)
+{
+    if (t < 0 || (size_t)t >= m->ntrans || !m->src)
+        return 0;
+    int p = m->trans[t].proctype, st = m->trans[t].state;
+    return p >= 0 && p < m->nprocs && m->src[p] && st >= 0 && st < m->nstates[p] ? m->src[p][st]
+                                                                                 : 0;
 }
 
 int nr_trans_of(const nr_model *m, int proctype, int tid)
@@ -792,4 +876,19 @@ int nr_reads(nr_model *m, int pid, int proctype, int tid, uint32_t **out, size_t
         return body ? scan_reads(m, pid, body, end, false, out, n, &cap) : 0;
     }
     return scan_reads(m, pid, t, t + strlen(t), true, out, n, &cap);
+}
+
+int nr_reads_all(nr_model *m, int pid, int proctype, int tid, uint32_t **out, size_t *n)
+{
+    if (nr_reads(m, pid, proctype, tid, out, n))
+        return -1;
+    const int *hop;
+    size_t nh = nr_merged(m, proctype, tid, &hop);
+    for (size_t k = 0; k < nh; k++) {
+        const char *t = m->trans[hop[k]].text;
+        size_t cap = *n;
+        if (scan_reads(m, pid, t, t + strlen(t), true, out, n, &cap))
+            return -1;
+    }
+    return 0;
 }

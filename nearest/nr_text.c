@@ -95,6 +95,30 @@ static void cell(FILE *f, const nr_model *m, const nr_path *p, long k, int width
     free(t);
 }
 
+/* Row h of the statements SPIN merged into step k's move, as `spin -t -p` prints them
+ * under the step's number: "     P(0) :38 base = (base+1)", cut to width; blank when
+ * the move has fewer.  Whether there was one. */
+static bool merged_cell(FILE *f, const nr_model *m, const nr_path *p, long k, size_t h, int width)
+{
+    const int *hop;
+    const nr_step *s = k >= 0 ? &p->step[k] : NULL;
+    if (!s || h >= nr_merged(m, s->proctype, s->tid, &hop)) {
+        fprintf(f, "%*s", width, "");
+        return false;
+    }
+    char *t = u_fmt("%s(%d) :%d %s", nr_proc_name(m, s->proctype), s->pid, nr_trans_line(m, hop[h]),
+                    m->trans[hop[h]].text);
+    fprintf(f, "     %-*.*s", width - 5, width - 5, t ? t : "?");
+    free(t);
+    return true;
+}
+
+static size_t nmerged(const nr_model *m, const nr_path *p, long k)
+{
+    const int *hop;
+    return k >= 0 ? nr_merged(m, p->step[k].proctype, p->step[k].tid, &hop) : 0;
+}
+
 static void values_under(FILE *f, const nr_report *r, long i, long j)
 {
     const nr_deltas *d = r->d;
@@ -141,6 +165,14 @@ static void rows(FILE *f, const nr_report *r)
         if (r->f->lasso && j == (long)r->f->b.n - 1)
             fprintf(f, "  -> back to step %zu", r->f->loop_step + 1);
         fputc('\n', f);
+        size_t na = nmerged(r->m, r->a, i), nb = nmerged(r->m, &r->f->b, j);
+        for (size_t h = 0; h < na || h < nb; h++) {
+            fputs(loop ? "@ " : "  ", f);
+            merged_cell(f, r->m, r->a, i, h, W);
+            fputs("   ", f);
+            merged_cell(f, r->m, &r->f->b, j, h, W);
+            fputc('\n', f);
+        }
         if (i >= 0 && j >= 0)
             values_under(f, r, i, j);
     }

@@ -4,12 +4,11 @@
  *   pancause-instrument pan.c pan.h labels.txt glue-path out.c out.h
  *
  * Reads SPIN's generated pan.c and pan.h and the `spin -d` output of the same model
- * (and pan.t, which pan.c includes, from beside pan.c: its transitions become a table
- * for the nearest search's source lines) and writes the instrumented copies (see
- * sm_instrument.c); out.h must be named
- * pan_cause.h and sit beside out.c, which includes it.  Nothing is written when an
- * anchor does not match: each out file is created under a temporary name and renamed
- * only when complete.
+ * (and pan.t and pan.m, which pan.c includes, from beside pan.c: their transitions and
+ * merged statements become tables for the nearest search's source lines) and writes the
+ * instrumented copies (see sm_instrument.c); out.h must be named pan_cause.h and sit beside out.c,
+ * which includes it.  Nothing is written when an anchor does not match: each out file is created
+ * under a temporary name and renamed only when complete.
  */
 #include "spinmodel.h"
 
@@ -17,11 +16,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* pan.t beside pan.c (SPIN writes them together); NULL when it cannot be read. */
-static char *read_pan_t(const char *pan_c)
+/* pan.t or pan.m beside pan.c (SPIN writes them together); NULL when it cannot be
+ * read. */
+static char *read_beside(const char *pan_c, const char *name)
 {
     const char *slash = strrchr(pan_c, '/');
-    char *path = slash ? u_fmt("%.*s/pan.t", (int)(slash - pan_c), pan_c) : u_fmt("pan.t");
+    char *path = slash ? u_fmt("%.*s/%s", (int)(slash - pan_c), pan_c, name) : u_fmt("%s", name);
     u_err ignore = {{0}};
     char *t = path ? u_read_file(path, NULL, &ignore) : NULL;
     free(path);
@@ -44,12 +44,13 @@ int main(int argc, char **argv)
     char *src = u_read_file(argv[1], NULL, &err);
     char *hdr = src ? u_read_file(argv[2], NULL, &err) : NULL;
     char *labels = hdr ? u_read_file(argv[3], NULL, &err) : NULL;
-    char *pan_t = labels ? read_pan_t(argv[1]) : NULL;
+    char *pan_t = labels ? read_beside(argv[1], "pan.t") : NULL;
+    char *pan_m = labels ? read_beside(argv[1], "pan.m") : NULL;
     char *out = NULL, *out_h = NULL;
     int rc = -1;
     if (labels) {
         const char *what = argv[1];
-        rc = sm_instrument(src, labels, pan_t, argv[4], &out, &err);
+        rc = sm_instrument(src, labels, pan_t, pan_m, argv[4], &out, &err);
         if (!rc) {
             what = argv[2];
             rc = sm_instrument_header(hdr, &out_h, &err);
@@ -70,5 +71,6 @@ int main(int argc, char **argv)
     free(hdr);
     free(labels);
     free(pan_t);
+    free(pan_m);
     return rc ? 1 : 0;
 }

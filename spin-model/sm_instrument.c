@@ -396,11 +396,45 @@ static const char *read_int(const char *p, int *v)
     return end;
 }
 
-/* One `settr(...)` line of pan.t: `trans[P][S] = settr(TID, ATOM, TARGET, ..., "text",
- * ...)` or a chain continuation `T->nxt = settr(...)` of the last (P, S).  Appends a
- * table row; lines of no numbered proctype (the _NP_ process) are skipped.  TARGET is
- * kept for the IF/DO pseudo-transitions, whose targets are their options' states. */
-static void trans_line(sm_buf *b, const char *line, const char *end, int *p, int *st, size_t *n)
+/* Which pan.m case (settr's FORW) moves proctype p from state st: the key from a case
+ * of pan.m to its transition, for the merged statements. */
+typedef struct {
+    int forw, p, st;
+} case_of;
+
+typedef struct {
+    case_of *c;
+    size_t n, cap;
+    bool oom;
+} case_list;
+
+static void case_add(case_list *l, int forw, int p, int st)
+{
+    if (l->oom)
+        return;
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 64;
+        case_of *c = realloc(l->c, cap * sizeof *c);
+        if (!c) {
+            l->oom = true;
+            return;
+        }
+        l->c = c;
+        l->cap = cap;
+    }
+    l->c[l->n++] = (case_of){forw, p, st};
+}
+
+/* One `settr(...)` line of pan.t: `trans[P][S] = settr(TID, ATOM, TARGET, FORW, ...,
+ * "text", ...)` or a chain continuation `T->nxt = settr(...)` of the last (P, S).
+ * Appends a table row; lines of no numbered proctype (the _NP_ process) are skipped.
+ * TARGET is kept for the IF/DO pseudo-transitions, whose targets are their options'
+ * states.  A statement SPIN merged into the move before it is declared
+ * `settr(0,0,0,0,0,"text",0,0,0)` (pangen2.c's case_cache): no move of its own, so
+ * its row gets t_id -1 (its 0 is no t_id, and must not stand for the real t_id 0).
+ * Every other `trans[P][S]` line's FORW (its case in pan.m) goes into cases. */
+static void trans_line(sm_buf *b, const char *line, const char *end, int *p, int *st, size_t *n,
+                       case_list *cases)
 {
     const char *t = strstr(line, "trans[");
     const char *call = strstr(line, "settr(");
@@ -414,11 +448,11 @@ static void trans_line(sm_buf *b, const char *line, const char *end, int *p, int
         }
     } else if (!strstr(line, "T->nxt") || *p < 0)
         return;
-    int tid, atom, target = -1;
+    int tid, atom, target = -1, forw = -1;
     const char *lit = read_int(call + 6, &tid), *q0 = lit;
     if (q0 && *q0 == ',' && (q0 = read_int(q0 + 1, &atom)) && *q0 == ',' &&
-        !read_int(q0 + 1, &target))
-        target = -1;
+        (q0 = read_int(q0 + 1, &target)) && *q0 == ',')
+        read_int(q0 + 1, &forw); /* read_int leaves target and forw -1 where it fails */
     lit = lit ? memchr(lit, '"', (size_t)(end - lit)) : NULL;
     if (!lit)
         return;
@@ -427,28 +461,105 @@ static void trans_line(sm_buf *b, const char *line, const char *end, int *p, int
         q += q[0] == '\\' && q + 1 < end ? 2 : 1;
     if (q >= end)
         return;
+    bool merged = !strncmp(q + 1, ",0,0,0);", 8);
+    if (merged)
+        tid = -1;
+    else if (t && t < call && forw > 0)
+        case_add(cases, forw, *p, *st);
     buf_fmt(b, "    {%d, %d, %d, ", *p, *st, tid);
     buf_add(b, lit, (size_t)(q + 1 - lit));
     buf_fmt(b, ", %d},\n", target);
     (*n)++;
 }
 
+/* The (p, st) whose case in pan.m is forw and whose state is st, or p = -1.  SPIN
+ * numbers its cases uniquely; with case caching (`spin -a` without -C does not
+ * cache) two transitions of one proctype may share one, and the case names the
+ * state it was made for. */
+static int case_proc(const case_list *l, int forw, int st)
+{
+    for (size_t i = 0; i < l->n; i++)
+        if (l->c[i].forw == forw && l->c[i].st == st)
+            return l->c[i].p;
+    return -1;
+}
+
+/* The "(A, M, T)" that ends a pan.m merge comment: M, the merged statement's state;
+ * -1 when the line does not end so. */
+static int merged_state(const char *l, const char *e)
+{
+    const char *close = NULL;
+    for (const char *q = l; q + 3 <= e; q++)
+        if (!strncmp(q, ") */", 4))
+            close = q;
+    const char *open = close;
+    while (open && open > l && open[-1] != '(')
+        open--;
+    int a, m, t;
+    const char *q = open && open > l ? read_int(open, &a) : NULL;
+    if (!q || *q != ',' || !(q = read_int(q + 1, &m)) || *q != ',' || !(q = read_int(q + 1, &t)) ||
+        q != close)
+        return -1;
+    return m;
+}
+
+/* The table sm_pan_merge[] from pan.m: {proctype, state, merged state} per statement
+ * SPIN merged into a move, in the order the move executes them.  pan.m opens the code
+ * of each move with `case N: // STATE S - file:line - [text]` (N the FORW of the
+ * transition of state S in pan.t) and writes the comment `merge: text(A, M, T)` before
+ * the code of each statement it takes along (pangen2.c).  A move whose code is a
+ * cached copy (`// STATE S ... same as N`, only under `spin -a -C`) lists none: its
+ * merged statements stay unnamed, as SPIN's own `pan -d` shows only the first. */
+static int append_merges(sm_buf *b, const char *pan_m, const case_list *cases)
+{
+    buf_str(b, "/* pancause: statements SPIN merged into moves, from pan.m */\n"
+               "static const int sm_pan_merge[][3] = {\n");
+    size_t n = 0;
+    int p = -1, st = -1;
+    for (const char *l = pan_m; l && *l;) {
+        const char *e = line_end(l), *c = l;
+        while (c < e && (*c == ' ' || *c == '\t'))
+            c++;
+        int forw;
+        const char *q;
+        if (!strncmp(c, "case ", 5) || !strncmp(c, "// STATE", 8)) {
+            p = st = -1;
+            if (!strncmp(c, "case ", 5) && (q = read_int(c + 5, &forw)) &&
+                !strncmp(q, ": // STATE", 10) && read_int(q + 10, &st))
+                p = case_proc(cases, forw, st);
+        } else if (p >= 0 && !strncmp(c, "/* merge: ", 10)) {
+            int m = merged_state(c, e);
+            if (m >= 0) {
+                buf_fmt(b, "    {%d, %d, %d},\n", p, st, m);
+                n++;
+            }
+        }
+        l = e;
+    }
+    buf_fmt(b, "    {-1, -1, -1}};\nstatic const int sm_pan_nmerge = %zu;\n", n);
+    return b->oom ? -1 : 0;
+}
+
 /* The table sm_pan_trans[] (sm_pan.h's sm_trans) from pan.t's settr() calls, copied
- * with their string literals as SPIN wrote them; empty without pan.t. */
-static int append_trans(sm_buf *b, const char *pan_t)
+ * with their string literals as SPIN wrote them, and sm_pan_merge[] from pan.m; each
+ * empty without its file. */
+static int append_trans(sm_buf *b, const char *pan_t, const char *pan_m)
 {
     buf_str(b, "/* pancause: pan's transitions, from pan.t */\n"
                "static const sm_trans sm_pan_trans[] = {\n");
     size_t n = 0;
     int p = -1, st = -1;
+    case_list cases = {0};
     for (const char *l = pan_t; l && *l;) {
         const char *e = line_end(l);
         if (strncmp(l, "settr(", 6)) /* not settr()'s own definition */
-            trans_line(b, l, e, &p, &st, &n);
+            trans_line(b, l, e, &p, &st, &n, &cases);
         l = e;
     }
     buf_fmt(b, "    {-1, -1, -1, 0, -1}};\nstatic const int sm_pan_ntrans = %zu;\n", n);
-    return b->oom ? -1 : 0;
+    int rc = cases.oom || append_merges(b, pan_m, &cases) ? -1 : 0;
+    free(cases.c);
+    return rc || b->oom ? -1 : 0;
 }
 
 /* The capture region must hold c_globals, c_locals, printm and c_chandump, in that
@@ -465,8 +576,8 @@ static bool capture_order(const char *src)
     return true;
 }
 
-int sm_instrument(const char *src, const char *labels, const char *pan_t, const char *glue_path,
-                  char **out, u_err *err)
+int sm_instrument(const char *src, const char *labels, const char *pan_t, const char *pan_m,
+                  const char *glue_path, char **out, u_err *err)
 {
     *out = NULL;
     if (!strstr(src, "SpinVersion") && !strstr(src, "Spin Version"))
@@ -503,7 +614,7 @@ int sm_instrument(const char *src, const char *labels, const char *pan_t, const 
         }
     }
     buf_str(&b, at);
-    if (append_trans(&b, pan_t) || append_tail(&b, labels, glue_path) || b.oom) {
+    if (append_trans(&b, pan_t, pan_m) || append_tail(&b, labels, glue_path) || b.oom) {
         free(b.s);
         return u_errf(err, "out of memory, or `spin -d` output unreadable");
     }

@@ -114,9 +114,12 @@ typedef struct {
     int target;
 } sm_trans;
 /* The model's transitions and per proctype its states' source lines (src[p][state],
- * nstates[p] of them; NULL for a proctype without), named once before the search. */
+ * nstates[p] of them; NULL for a proctype without), named once before the search;
+ * merge[k] = {proctype, state of a move, state of a statement SPIN merged into that
+ * move}, nmerge rows, each move's in execution order (the instrumenter's
+ * sm_pan_merge[] from pan.m). */
 void smh_transitions(const sm_trans *t, int n, const short *const *src, const int *nstates,
-                     int nproctypes);
+                     int nproctypes, const int (*merge)[3], int nmerge);
 /* The recorder asks the glue for the variables of the state pan is in (`now`) by
  * calling decode(); decode() reports them, in pan's own print order (c_globals(),
  * then c_locals() per process), through the calls below.  smh_decoder() is called

@@ -7,8 +7,9 @@
  * It runs the glue's decoder (sm_glue.c.inc: pan's own printing of the variables,
  * captured), whose smh_val_* calls land here and go on into the nr_model
  * (nearest/nr_model.c) under the state's id.  smh_transitions() hands over pan.t's
- * table and the source lines once, before the search.  A decoding failure (a print
- * line the decoder does not know) stops the capture and is reported at the end.
+ * table, pan.m's merged statements and the source lines once, before the search.
+ * A decoding failure (a print line the decoder does not know) stops the capture and
+ * is reported at the end.
  */
 #include "spinmodel.h"
 
@@ -64,7 +65,7 @@ void smh_decoder(void (*decode)(void))
 }
 
 void smh_transitions(const sm_trans *t, int n, const short *const *src, const int *nstates,
-                     int nproctypes)
+                     int nproctypes, const int (*merge)[3], int nmerge)
 {
     if (!V.m)
         return;
@@ -76,7 +77,7 @@ void smh_transitions(const sm_trans *t, int n, const short *const *src, const in
     }
     for (int i = 0; i < n; i++)
         V.trans[i] = (nr_trans){t[i].proctype, t[i].state, t[i].tid, t[i].text, t[i].target};
-    if (nr_model_trans(V.m, V.trans, n)) {
+    if (nr_model_trans(V.m, V.trans, n) || nr_model_merges(V.m, merge, nmerge)) {
         V.failed = true;
         u_oom(&V.err);
     }

@@ -25,12 +25,13 @@
 /* ---- source transformation (used by the pancause-instrument program) ---- */
 
 /* Instruments pan.c.  pan_c is the generated source, labels the output of `spin -d`
- * on the same model, pan_t SPIN's pan.t beside it (its transitions become the table
- * sm_pan_trans[]; NULL: an empty table), glue_path the path of sm_glue.c.inc to
- * #include.  On success returns 0 and a malloc'd *out; on failure returns -1 with err
- * saying which anchor did not match (nothing is half-made). */
-int sm_instrument(const char *pan_c, const char *labels, const char *pan_t, const char *glue_path,
-                  char **out, u_err *err);
+ * on the same model, pan_t and pan_m SPIN's pan.t and pan.m beside it (pan.t's
+ * transitions become the table sm_pan_trans[], the statements pan.m merges into a
+ * move the table sm_pan_merge[]; NULL: an empty table), glue_path the path of
+ * sm_glue.c.inc to #include.  On success returns 0 and a malloc'd *out; on failure
+ * returns -1 with err saying which anchor did not match (nothing is half-made). */
+int sm_instrument(const char *pan_c, const char *labels, const char *pan_t, const char *pan_m,
+                  const char *glue_path, char **out, u_err *err);
 /* Instruments pan.h into the pan_cause.h that the instrumented pan.c includes: pan's
  * hash table entry and search frame get two words for the recorded state.  Same
  * contract. */
