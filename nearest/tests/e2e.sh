@@ -388,5 +388,57 @@ grep -q 'NOT EXACT: the least over the recorded graph, which is INCOMPLETE' "$d/
     ! grep -q 'exact: no successful run is nearer' "$d/near.out" && grep -q 'id="not-exact"' "$d/out.html" &&
     ok || bad "bfs_atomic_mode: an incomplete graph's result is called exact: $(grep -m1 'distance d' "$d/near.out")"
 
+# statements SPIN merges into the move before them: every step of a and of b shows
+# exactly the lines `spin -t -p` prints under that step's number (the step's own, then
+# the merged ones, jumps left out), on the fixture and on two bench/faults models whose
+# merged lines matter (sliding_window2's faulty line 38 runs inside a's step at line
+# 37, hanoi3's 74 inside 73); the text report lists them under the step, and the
+# slice names the merged lines of its steps
+merged_like_spin() { # DIR MODEL: a.json and b's good.trail against spin -t -p
+    python3 - "$1" "$2" <<'PY'
+import json, os, re, subprocess, sys
+d, model = sys.argv[1:]
+j = json.load(open(os.path.join(d, "out.json")))
+def spin_lines(trail):
+    out = subprocess.run(["spin", "-t", "-k", trail, "-p", model], cwd=d,
+                         capture_output=True, text=True).stdout
+    per = {}
+    for m in re.finditer(r"^\s*(\d+):\s+proc\s+\d+ \(.*?\) \S+?:(\d+) \(state \d+\)\t\[", out, re.M):
+        per.setdefault(int(m.group(1)), []).append(int(m.group(2)))
+    return per
+bad = []
+for run, trail in (("a", model + ".trail"), ("b", "good.trail")):
+    per = spin_lines(trail)
+    for s in j[run]["steps"]:
+        if s["text"].startswith("D_STEP") or s["text"] == "-end-":
+            continue  # spin prints a d_step's statements, and "proc N terminates"
+        ours = [s["line"]] + [x["line"] for x in s.get("merged", [])]
+        if per.get(s["step"]) != ours:
+            bad.append("%s step %d: spin -t -p %s, pancause %s" % (run, s["step"], per.get(s["step"]), ours))
+print("\n".join(bad[:5]))
+sys.exit(1 if bad else 0)
+PY
+}
+d="$work/merged"
+mkdir -p "$d" && cp "$fix/merged.pml" "$d/"
+(cd "$d" && spin -a merged.pml >/dev/null && cc -O1 -w -o span pan.c && ./span >/dev/null 2>&1 &&
+    "$pc" nearest merged.pml --json out.json --good-trail good.trail >near.out 2>&1) && ok ||
+    bad "merged.pml: exit $?: $(tail -3 "$d/near.out")"
+out=$(merged_like_spin "$d" merged.pml) && ok || bad "merged.pml: steps unlike spin -t -p: $out"
+check_json "$d/out.json" 'j["a"]["steps"][0]["merged"] == [{"line": 12, "text": "a = 2"}] and \
+    j["a"]["steps"][1]["merged"] == [{"line": 14, "text": "b = (a+1)"}] and \
+    "merged" not in j["a"]["steps"][2] and {12, 14, 16, 17} <= set(j["slice_lines"])'
+grep -Eq '^ {7}worker\(0\) :12 a = 2 +worker\(0\) :16 a = 1' "$d/near.out" && ok ||
+    bad "merged.pml: the text report does not list the merged statements under the step"
+for f in sliding_window2:38 hanoi3:74; do
+    name=${f%:*} line=${f#*:} d="$work/$name"
+    mkdir -p "$d" && cp "$root/bench/faults/$name.pml" "$d/"
+    (cd "$d" && spin -a "$name.pml" >/dev/null && cc -O1 -w -o span pan.c && ./span >/dev/null 2>&1 &&
+        "$pc" nearest "$name.pml" --json out.json --good-trail good.trail >near.out 2>&1) &&
+        ok || bad "$name: exit $?: $(tail -3 "$d/near.out")"
+    out=$(merged_like_spin "$d" "$name.pml") && ok || bad "$name: steps unlike spin -t -p: $out"
+    check_json "$d/out.json" "$line in j['slice_lines']"
+done
+
 echo "nearest e2e: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

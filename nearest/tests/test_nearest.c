@@ -807,6 +807,40 @@ START_TEST(amounts_are_plain_decimal_numbers)
 }
 END_TEST
 
+/* Statements SPIN merged into moves (pan.m's rows): listed per move in the rows'
+ * order, jumps left out, a merged statement's own row (t_id -1, pan.t's 0) never
+ * standing for the real t_id 0, and a move without rows listing none. */
+START_TEST(merged_statements_follow_pan_m)
+{
+    static const short SRC_M[] = {0, 20, 21, 22, 23, 24, 25};
+    static const short *const SRC_MS[] = {SRC_M};
+    static const int NST[] = {7};
+    /* the move of state 1 (t_id 0) takes 2, a jump at 3 and 4 along; state 5's none */
+    static const nr_trans T[] = {{0, 2, -1, "b = 1", 0},  {0, 1, 0, "((c==0))", 5},
+                                 {0, 4, -1, "d = b", 0},  {0, 3, 7, ".(goto)", 5},
+                                 {0, 5, 1, "(x > d)", 6}, {0, 6, 2, "-end-", 0}};
+    static const int ROWS[][3] = {{0, 1, 2}, {0, 1, 3}, {0, 1, 4}};
+    nr_model *m = nr_model_new();
+    ck_assert_ptr_nonnull(m);
+    ck_assert_int_eq(nr_model_procs(m, PROCS, 1, SRC_MS, NST), 0);
+    ck_assert_int_eq(nr_model_trans(m, T, 6), 0);
+    const int *hop;
+    ck_assert_uint_eq(nr_merged(m, 0, 0, &hop), 0); /* no rows yet */
+    ck_assert_int_eq(nr_model_merges(m, ROWS, 3), 0);
+    ck_assert_str_eq(nr_text(m, 0, 0), "((c==0))"); /* not the merged "b = 1" */
+    ck_assert_int_eq(nr_line(m, 0, 0), 20);
+    ck_assert_uint_eq(nr_merged(m, 0, 0, &hop), 2);
+    ck_assert_str_eq(m->trans[hop[0]].text, "b = 1");
+    ck_assert_int_eq(nr_trans_line(m, hop[0]), 21);
+    ck_assert_str_eq(m->trans[hop[1]].text, "d = b");
+    ck_assert_int_eq(nr_trans_line(m, hop[1]), 23);
+    ck_assert_uint_eq(nr_merged(m, 0, 1, &hop), 0);
+    ck_assert_uint_eq(nr_merged(m, 0, 9, &hop), 0); /* no such move */
+    ck_assert_int_eq(nr_trans_line(m, 99), 0);
+    nr_model_free(m);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("nearest");
@@ -824,6 +858,7 @@ int main(void)
     tcase_add_test(t, weights_are_two_or_three_plain_integers);
     tcase_add_test(t, amounts_are_plain_decimal_numbers);
     tcase_add_test(t, assumptions_evaluate_as_promela);
+    tcase_add_test(t, merged_statements_follow_pan_m);
     suite_add_tcase(s, t);
     SRunner *r = srunner_create(s);
     srunner_run_all(r, CK_NORMAL);
