@@ -12,7 +12,8 @@ the report R is the slice's source lines (`slice_lines`).  One row per model: wh
 the slice contains the faulty line, the score 1 - |BFS*|/|PDG|, beside it the thesis'
 two other columns of Table 5.1 (`deltas`: the report before slicing, every line of a
 delta in either run; `trail`: the counterexample's own lines, the baseline a user has
-without explanation), exactness, time and the slice's lines; then the means, over all
+without explanation; both with the statements SPIN merged into a step, as `spin -t -p`
+shows them, as the slice has them since 2026-11-27), exactness, time and the slice's lines; then the means, over all
 models and over those with a successful run.  A model without a successful run,
 or whose search fails, scores 0 with the faulty line not found.
 
@@ -360,8 +361,19 @@ def one(r, keep):
             return res
         j = json.load(open(out))
         sl = j["slice_lines"]
-        dl = sorted({d[k] for d in j["deltas"] for k in ("line", "line_b") if d.get(k)})
-        al = sorted({st["line"] for st in j["a"]["steps"] if st.get("line")})
+        # a step's lines: its own and those of the statements SPIN merged into it
+        def lines(run, step):
+            st = j[run]["steps"][step - 1]
+            return [st["line"]] + [x["line"] for x in st.get("merged", [])]
+        dl = set()
+        for d in j["deltas"]:
+            dl |= {d[k] for k in ("line", "line_b") if d.get(k)}
+            if d["kind"] in ("action", "deleted"):
+                dl |= set(lines("a", d["step_a"]))
+            if d["kind"] in ("action", "inserted"):
+                dl |= set(lines("b", d["step_b"]))
+        dl = sorted(dl - {0})
+        al = sorted({ln for k in range(len(j["a"]["steps"])) for ln in lines("a", k + 1) if ln})
         res.update(found=faulty in sl, score=score(nodes, edges, sl, faulty), slice=sl,
                    dscore=score(nodes, edges, dl, faulty), dfound=faulty in dl,
                    ascore=score(nodes, edges, al, faulty),
