@@ -12,6 +12,8 @@
  */
 #include "spinmodel.h"
 
+#include <ctype.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +28,64 @@ static char *read_beside(const char *pan_c, const char *name)
     char *t = path ? u_read_file(path, NULL, &ignore) : NULL;
     free(path);
     return t;
+}
+
+/* The model's line that declares global `name` (a type word before the name on it),
+ * 0 when none is found: for the message about a hidden variable's name. */
+static int decl_line(const char *model, const char *name)
+{
+    static const char *const TYPES[] = {"bit",   "bool", "byte", "short",  "int",  "unsigned",
+                                        "mtype", "chan", "pid",  "hidden", "local"};
+    size_t n = strlen(name);
+    int line = 1;
+    for (const char *l = model; l && *l; line++) {
+        const char *e = strchr(l, '\n');
+        e = e ? e : l + strlen(l);
+        for (const char *w = l; w + n <= e; w++) {
+            bool word = !strncmp(w, name, n) &&
+                        (w == l || !(isalnum((unsigned char)w[-1]) || w[-1] == '_')) &&
+                        !(isalnum((unsigned char)w[n]) || w[n] == '_');
+            for (size_t k = 0; word && k < sizeof TYPES / sizeof TYPES[0]; k++) {
+                const char *t = strstr(l, TYPES[k]);
+                if (t && t < w)
+                    return line;
+            }
+        }
+        l = *e ? e + 1 : e;
+    }
+    return 0;
+}
+
+/* A hidden variable named like a local of pan's search (sm_hidden_clash): the message
+ * names the model's file and line; 1 when there is one (the message printed). */
+static int hidden_clash(const char *pan_c, const char *pan_h)
+{
+    char name[64];
+    if (!sm_hidden_clash(pan_h, name, sizeof name))
+        return 0;
+    const char *ps = strstr(pan_h, "#define PanSource");
+    char model[4096] = "the model";
+    const char *q = ps ? strchr(ps, '"') : NULL, *qe = q ? strchr(q + 1, '"') : NULL;
+    if (qe && qe - q - 1 < (long)sizeof model)
+        snprintf(model, sizeof model, "%.*s", (int)(qe - q - 1), q + 1);
+    const char *slash = strrchr(pan_c, '/');
+    char *path = slash && model[0] != '/' ? u_fmt("%.*s/%s", (int)(slash - pan_c), pan_c, model)
+                                          : u_fmt("%s", model);
+    u_err ignore = {{0}};
+    char *src = path ? u_read_file(path, NULL, &ignore) : NULL;
+    int line = src ? decl_line(src, name) : 0;
+    char at[32] = "";
+    if (line > 0)
+        snprintf(at, sizeof at, ":%d", line);
+    fprintf(stderr,
+            "pancause: %s%s: the global variable '%s' is never read, so SPIN keeps it out of "
+            "the state as a C variable '%s', which a variable of pan's own search of that name "
+            "hides where the model's statements run: an assignment to it would change the "
+            "search, not the variable (stock pan too). Rename it, or let a statement read it.\n",
+            model, at, name, name);
+    free(src);
+    free(path);
+    return 1;
 }
 
 static int put_text(FILE *f, const void *text)
@@ -48,6 +108,12 @@ int main(int argc, char **argv)
     char *pan_m = labels ? read_beside(argv[1], "pan.m") : NULL;
     char *out = NULL, *out_h = NULL;
     int rc = -1;
+    if (hdr && hidden_clash(argv[1], hdr)) {
+        free(src);
+        free(hdr);
+        free(labels);
+        return 1;
+    }
     if (labels) {
         const char *what = argv[1];
         rc = sm_instrument(src, labels, pan_t, pan_m, argv[4], &out, &err);

@@ -20,6 +20,7 @@
  */
 #include "spinmodel.h"
 
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -642,6 +643,41 @@ static int count_of(const char *s, const char *needle)
     for (const char *p = s; (p = strstr(p, needle)); p += strlen(needle))
         n++;
     return n;
+}
+
+/* The names of the variables pan's search declares where it runs the model's moves
+ * (SPIN 6.5.2's new_state(), do_transit() and do_reverse(), which #include pan.m and
+ * pan.b).  A global that no statement reads SPIN keeps out of the state vector as a C
+ * variable of its own name (pan.h: a "hidden variable"); named like one of these, the
+ * moves' code assigns pan's local instead: `t = 1` overwrote pan's transition pointer
+ * (`./pan -C` crashed; stock pan searched on with it changed).  The nearest oracle's
+ * helper found it, 2026-11-27. */
+static const char *const PAN_LOCALS[] = {"t",   "_n",   "_m",      "ot", "ooi", "eoi",
+                                         "oII", "seed", "delta_m", "II", "JJ",  "kk",
+                                         "tt",  "From", "To",      "M",  "oboq"};
+
+bool sm_hidden_clash(const char *pan_h, char *name, size_t cap)
+{
+    static const char MARK[] = "/* hidden variable: */";
+    for (const char *at = pan_h; at && (at = strstr(at, MARK)); at += sizeof MARK - 1) {
+        const char *e = line_end(at), *semi = memchr(at, ';', (size_t)(e - at));
+        if (!semi)
+            continue;
+        const char *end = memchr(at, '[', (size_t)(semi - at));
+        end = end ? end : semi;
+        while (end > at && end[-1] == ' ')
+            end--;
+        const char *w = end;
+        while (w > at && (isalnum((unsigned char)w[-1]) || w[-1] == '_'))
+            w--;
+        size_t n = (size_t)(end - w);
+        for (size_t i = 0; n > 0 && i < sizeof PAN_LOCALS / sizeof PAN_LOCALS[0]; i++)
+            if (strlen(PAN_LOCALS[i]) == n && !strncmp(w, PAN_LOCALS[i], n)) {
+                snprintf(name, cap, "%.*s", (int)n, w);
+                return true;
+            }
+    }
+    return false;
 }
 
 int sm_instrument_header(const char *pan_h, char **out, u_err *err)

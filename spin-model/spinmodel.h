@@ -36,6 +36,10 @@ int sm_instrument(const char *pan_c, const char *labels, const char *pan_t, cons
  * hash table entry and search frame get two words for the recorded state.  Same
  * contract. */
 int sm_instrument_header(const char *pan_h, char **out, u_err *err);
+/* Whether pan.h declares a hidden variable (a global no statement reads, kept out of
+ * the state vector as a C variable) named like a local variable of pan's search, which
+ * would hide it where the model's statements run; its name into name (cap bytes). */
+bool sm_hidden_clash(const char *pan_h, char *name, size_t cap);
 
 /* ---- event labels (from `spin -d`, sm_labels.c) ---- */
 

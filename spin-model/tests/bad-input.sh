@@ -27,6 +27,16 @@ mkdir "$W/empty" && cd "$W/empty" || exit 1
 expect "missing pan.c" 2 "no pan.c in" mk
 [ ! -e pan ] || { echo "FAIL: a pan was left behind"; fails=$((fails + 1)); }
 
+# a global no statement reads is a C variable in pan ("hidden"); named like a variable
+# of pan's own search (t: its transition pointer) it would be overwritten there
+# (./pan -C crashed): refused, naming the model's line, and no pan built
+mkdir "$W/hidden" && cd "$W/hidden" || exit 1
+printf 'byte v;\nbyte t;\nactive proctype P() { t = 1; (v == 1) }\n' >h.pml && spin -a h.pml >/dev/null
+expect "hidden global named like pan's t" 2 "h.pml:2: the global variable 't' is never read" mk
+[ ! -e pan ] || { echo "FAIL: a pan was built with a hidden t"; fails=$((fails + 1)); }
+printf 'byte v;\nbyte x;\nactive proctype P() { x = 1; (v == 1) }\n' >h.pml && spin -a h.pml >/dev/null
+expect "hidden global of another name builds" 0 "built ./pan" mk
+
 mkdir "$W/old" && cd "$W/old" || exit 1
 cp "$ROOT/cases/railway/railway.pml" . && spin -a railway.pml >/dev/null
 sed -i 's/Spin Version 6.5.2/Spin Version 5.2.5/' pan.h

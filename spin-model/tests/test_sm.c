@@ -68,6 +68,23 @@ START_TEST(labels_skip_reserved)
 }
 END_TEST
 
+/* pan.h's hidden variables (globals no statement reads): a clash only with the name
+ * of a variable of pan's search, whole names, arrays too. */
+START_TEST(hidden_variables_named_like_pan_locals)
+{
+    char name[64] = "";
+    ck_assert(!sm_hidden_clash("/* hidden variable: */\tuchar x;\n", name, sizeof name));
+    ck_assert(!sm_hidden_clash("/* hidden variable: */\tuchar tt2;\nint t;\n", name, sizeof name));
+    ck_assert(sm_hidden_clash("/* hidden variable: */\tuchar x;\n/* hidden variable: */\tshort "
+                              "t;\n",
+                              name, sizeof name));
+    ck_assert_str_eq(name, "t");
+    ck_assert(sm_hidden_clash("/* hidden variable: */\tint tt[3];\n", name, sizeof name));
+    ck_assert_str_eq(name, "tt");
+    ck_assert(!sm_hidden_clash("", name, sizeof name));
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("spin-model");
@@ -75,6 +92,7 @@ int main(void)
     tcase_add_test(tc, global_channels);
     tcase_add_test(tc, a_local_channel_makes_names_unsure);
     tcase_add_test(tc, labels_skip_reserved);
+    tcase_add_test(tc, hidden_variables_named_like_pan_locals);
     suite_add_tcase(s, tc);
     SRunner *r = srunner_create(s);
     srunner_run_all(r, CK_NORMAL);
