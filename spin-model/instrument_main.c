@@ -58,10 +58,10 @@ static int decl_line(const char *model, const char *name)
 
 /* A hidden variable named like a local of pan's search (sm_hidden_clash): the message
  * names the model's file and line; 1 when there is one (the message printed). */
-static int hidden_clash(const char *pan_c, const char *pan_h)
+static int hidden_clash(const char *pan_c, const char *pan_h, const char *pan_m)
 {
     char name[64];
-    if (!sm_hidden_clash(pan_h, name, sizeof name))
+    if (!sm_hidden_clash(pan_h, pan_m, name, sizeof name))
         return 0;
     const char *ps = strstr(pan_h, "#define PanSource");
     char model[4096] = "the model";
@@ -108,13 +108,8 @@ int main(int argc, char **argv)
     char *pan_m = labels ? read_beside(argv[1], "pan.m") : NULL;
     char *out = NULL, *out_h = NULL;
     int rc = -1;
-    if (hdr && hidden_clash(argv[1], hdr)) {
-        free(src);
-        free(hdr);
-        free(labels);
-        return 1;
-    }
-    if (labels) {
+    bool clash = labels && hidden_clash(argv[1], hdr, pan_m); /* told; nothing built */
+    if (labels && !clash) {
         const char *what = argv[1];
         rc = sm_instrument(src, labels, pan_t, pan_m, argv[4], &out, &err);
         if (!rc) {
@@ -129,7 +124,7 @@ int main(int argc, char **argv)
             rc = u_write_file(argv[6], put_text, out_h, &err) ||
                  u_write_file(argv[5], put_text, out, &err);
     }
-    if (rc)
+    if (rc && !clash)
         fprintf(stderr, "pancause: %s\n", err.msg);
     free(out);
     free(out_h);

@@ -656,7 +656,24 @@ static const char *const PAN_LOCALS[] = {"t",   "_n",   "_m",      "ot", "ooi", 
                                          "oII", "seed", "delta_m", "II", "JJ",  "kk",
                                          "tt",  "From", "To",      "M",  "oboq"};
 
-bool sm_hidden_clash(const char *pan_h, char *name, size_t cap)
+/* Whether a line of pan.m's code assigns the C variable name[0 .. n): opens, after
+ * its indentation, with the name and then ` =` or `[` (SPIN writes `t = 1;`,
+ * `b[ Index(i, 5) ] = 1;`).  A hidden variable nothing assigns is harmless. */
+static bool assigned(const char *pan_m, const char *name, size_t n)
+{
+    for (const char *l = pan_m; l && *l;) {
+        const char *e = line_end(l), *c = l;
+        while (c < e && (*c == ' ' || *c == '\t'))
+            c++;
+        if ((size_t)(e - c) > n && !strncmp(c, name, n) &&
+            (c[n] == '[' || !strncmp(c + n, " =", 2)))
+            return true;
+        l = e;
+    }
+    return false;
+}
+
+bool sm_hidden_clash(const char *pan_h, const char *pan_m, char *name, size_t cap)
 {
     static const char MARK[] = "/* hidden variable: */";
     for (const char *at = pan_h; at && (at = strstr(at, MARK)); at += sizeof MARK - 1) {
@@ -672,7 +689,8 @@ bool sm_hidden_clash(const char *pan_h, char *name, size_t cap)
             w--;
         size_t n = (size_t)(end - w);
         for (size_t i = 0; n > 0 && i < sizeof PAN_LOCALS / sizeof PAN_LOCALS[0]; i++)
-            if (strlen(PAN_LOCALS[i]) == n && !strncmp(w, PAN_LOCALS[i], n)) {
+            if (strlen(PAN_LOCALS[i]) == n && !strncmp(w, PAN_LOCALS[i], n) &&
+                (!pan_m || assigned(pan_m, w, n))) {
                 snprintf(name, cap, "%.*s", (int)n, w);
                 return true;
             }

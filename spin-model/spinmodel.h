@@ -38,8 +38,9 @@ int sm_instrument(const char *pan_c, const char *labels, const char *pan_t, cons
 int sm_instrument_header(const char *pan_h, char **out, u_err *err);
 /* Whether pan.h declares a hidden variable (a global no statement reads, kept out of
  * the state vector as a C variable) named like a local variable of pan's search, which
- * would hide it where the model's statements run; its name into name (cap bytes). */
-bool sm_hidden_clash(const char *pan_h, char *name, size_t cap);
+ * would hide it where the model's statements run, and pan.m's code assigns it (pan_m
+ * NULL: assume so); its name into name (cap bytes). */
+bool sm_hidden_clash(const char *pan_h, const char *pan_m, char *name, size_t cap);
 
 /* ---- event labels (from `spin -d`, sm_labels.c) ---- */
 

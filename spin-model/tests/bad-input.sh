@@ -36,6 +36,8 @@ expect "hidden global named like pan's t" 2 "h.pml:2: the global variable 't' is
 [ ! -e pan ] || { echo "FAIL: a pan was built with a hidden t"; fails=$((fails + 1)); }
 printf 'byte v;\nbyte x;\nactive proctype P() { x = 1; (v == 1) }\n' >h.pml && spin -a h.pml >/dev/null
 expect "hidden global of another name builds" 0 "built ./pan" mk
+printf 'byte v;\nbyte t;\nactive proctype P() { (v == 1) }\n' >h.pml && spin -a h.pml >/dev/null
+expect "hidden t that nothing assigns builds" 0 "built ./pan" mk
 
 mkdir "$W/old" && cd "$W/old" || exit 1
 cp "$ROOT/cases/railway/railway.pml" . && spin -a railway.pml >/dev/null

@@ -69,19 +69,23 @@ START_TEST(labels_skip_reserved)
 END_TEST
 
 /* pan.h's hidden variables (globals no statement reads): a clash only with the name
- * of a variable of pan's search, whole names, arrays too. */
+ * of a variable of pan's search, whole names, arrays too, and only where pan.m's code
+ * assigns it (pan.m unknown: NULL, any clash counts). */
 START_TEST(hidden_variables_named_like_pan_locals)
 {
     char name[64] = "";
-    ck_assert(!sm_hidden_clash("/* hidden variable: */\tuchar x;\n", name, sizeof name));
-    ck_assert(!sm_hidden_clash("/* hidden variable: */\tuchar tt2;\nint t;\n", name, sizeof name));
-    ck_assert(sm_hidden_clash("/* hidden variable: */\tuchar x;\n/* hidden variable: */\tshort "
-                              "t;\n",
-                              name, sizeof name));
+    static const char T[] = "/* hidden variable: */\tuchar x;\n/* hidden variable: */\tshort t;\n";
+    ck_assert(!sm_hidden_clash("/* hidden variable: */\tuchar x;\n", NULL, name, sizeof name));
+    ck_assert(
+        !sm_hidden_clash("/* hidden variable: */\tuchar tt2;\nint t;\n", NULL, name, sizeof name));
+    ck_assert(sm_hidden_clash(T, NULL, name, sizeof name));
     ck_assert_str_eq(name, "t");
-    ck_assert(sm_hidden_clash("/* hidden variable: */\tint tt[3];\n", name, sizeof name));
+    ck_assert(sm_hidden_clash(T, "\t\tt = 1;\n", name, sizeof name));
+    ck_assert(!sm_hidden_clash(T, "\t// STATE 1 - [t = 1]\n\t\tx = t;\n", name, sizeof name));
+    ck_assert(sm_hidden_clash("/* hidden variable: */\tint tt[3];\n",
+                              "\t\ttt[ Index(0, 3) ] = 1;\n", name, sizeof name));
     ck_assert_str_eq(name, "tt");
-    ck_assert(!sm_hidden_clash("", name, sizeof name));
+    ck_assert(!sm_hidden_clash("", NULL, name, sizeof name));
 }
 END_TEST
 
