@@ -106,7 +106,11 @@ seeds 1-700, and the seed in brackets is one that rules out the other reading:
      alone reach neither); m3.pml, `if :: z = 1; w = 1 :: z = 0 fi; atomic {
      (w == 0); y = z; y = 0 }` under --run-to-end (an invalid end state, b's
      next step the atomic move): pancause makes a value when a ends of w only,
-     none of z, which only the merged `y = z` reads.
+     none of z, which only the merged `y = z` reads; m4.pml, `if :: u = 1 ::
+     u = 0 fi; atomic { (t == 0); v = u / 2 + 1; t = 0 }; (v == 1); (u == 0);
+     x = 1` beside `(x == 1)` under --run-to-end: the decision `(v == 1)`,
+     taken alike, reaches the atomic move as v's write, and from it u's value
+     Δ at that pair, which only the merged `v = u / 2 + 1` reads.
  R14 A step's lines are its first statement's (pancause's JSON `line`) and its
      merged statements' lines; slice_lines holds all of them for each step taken
      alike on a chain, each Δ's step (a value Δ's: its origin's step, R12) and a
