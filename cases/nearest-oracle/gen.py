@@ -48,9 +48,13 @@ NEAREST_GEN_MERGE=1 (implies RICH2; RICH2's models stay what they were): an
 atomic sequence's later statements may also be assignments and asserts, which
 SPIN merges into the move before them (promela.merge_chains says when); such a
 model is kept when pan.m merges exactly what interp.py predicts, line by line
-(merges_predicted), and resets no dead local.  About one model in four then has
-a merged move (37 of seeds 1-150), some with an assert in the merged part.
-Since session 17 (2026-11-27) half the MERGE candidates write each atomic
+(merges_predicted), and resets no dead local.  About one model in four then had
+a merged move (37 of seeds 1-150), some with an assert in the merged part, and
+few runs took one (a or b of 17 of the 200 models of seeds 50000-50199); since
+session 17 MERGE draws atomic sequences about three times as often (RICH's and
+RICH2's draws unchanged): 67 of seeds 1-100 have a merged move, and a or b of
+33 of seeds 60000-60099 take one (batch.py counts them).  Also since
+session 17 (2026-11-27) half the MERGE candidates write each atomic
 sequence's statements on a line of its own (`atomic {` / `s;` / `t` / `}`), so
 that a merged statement has a line other than its move's first statement's
 (the JSON's `merged` lines and slice_lines are then tested); the choice comes
@@ -227,7 +231,8 @@ class Gen:
                 out += self.if_(vs, w, depth, ind)
             elif depth < 1 and r < 0.3:
                 out += self.do_(vs, w, depth, ind)
-            elif RICH and r < 0.4 and self.r.random() < 0.25:
+            elif RICH and r < (0.6 if MERGE else 0.4) and \
+                    self.r.random() < (0.6 if MERGE else 0.25):  # MERGE: more atomic sequences
                 out.append(ind + self.atomic(vs, w, ind))
             else:
                 st = self.simple(vs, w)
