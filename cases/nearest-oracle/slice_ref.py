@@ -72,7 +72,9 @@ seeds 1-700, and the seed in brackets is one that rules out the other reading:
      where the README's "a write reached so goes no further" would stop (h.pml,
      `y = 1; q!y; (len(q) > 0); x = 1`: pancause's slice has `y = 1`; rich seed
      17).  The README says nothing of writes that are decisions; this follows
-     pancause.
+     pancause.  Since merged moves (R13) it is both: as the write, the value Δs
+     of what every statement of its move reads; as the decision, the writes of
+     what its first statement reads (m5.pml below).
  R12 A value Δ's line is that of the step that wrote the variable at its
      origin: b's where the origin is a changed action whose b step alone writes
      it (an option opening with `q!e` against one opening with a guard: RICH2
@@ -110,7 +112,13 @@ seeds 1-700, and the seed in brackets is one that rules out the other reading:
      u = 0 fi; atomic { (t == 0); v = u / 2 + 1; t = 0 }; (v == 1); (u == 0);
      x = 1` beside `(x == 1)` under --run-to-end: the decision `(v == 1)`,
      taken alike, reaches the atomic move as v's write, and from it u's value
-     Δ at that pair, which only the merged `v = u / 2 + 1` reads.
+     Δ at that pair, which only the merged `v = u / 2 + 1` reads; m5.pml, the
+     same with `q!1; atomic { q?v; t = u + 1 }` for the atomic move and
+     `(x == 1); (t < 9)` beside it: the receive, reached as v's write, goes on
+     as a decision (R11) and also to u's value Δ at its pair, which only its
+     merged statement reads (this file first read R11 as the decision alone,
+     the first statement's reads: pancause's slice had u's Δ, the reference's
+     not).
  R14 A step's lines are its first statement's (pancause's JSON `line`) and its
      merged statements' lines; slice_lines holds all of them for each step taken
      alike on a chain, each Δ's step (a value Δ's: its origin's step, R12) and a
@@ -414,16 +422,16 @@ class Slicer:
             return out + ([] if k is None else [self.as_node(k, "dec")])
         i = self.rows[x][1]
         rd = self.reads(self.a.steps[i])
+        # a write reached from a decision: the value Δs of its reads, every statement
+        # of its move (R13: what it wrote depends on them)
+        out = self.values_at(x, self.reads(self.a.steps[i], True)) if kind == "wr" else []
         if kind == "wr" and self.trans(self.a.steps[i])[0] not in ("send", "recv"):
-            # a write reached from a decision: no further than the value Δs of its
-            # reads, every statement of its move (R13: what it wrote depends on them);
-            # a send or receive is a decision itself (it may block) and goes on as one
-            # (R11), by what its first statement reads (R13)
-            return self.values_at(x, self.reads(self.a.steps[i], True))
-        # a decision taken alike: the writes in a of the values its condition (its
-        # first statement) read (as steps taken alike unless Δs), and the value Δs of
-        # its reads there (R6)
-        out = self.values_at(x, rd)
+            return out  # and no further
+        # a decision taken alike, or a send or receive reached as a write, which is a
+        # decision itself (it may block) and goes on as one too (R11): the writes in a
+        # of the values its condition (its first statement, R13) read (as steps taken
+        # alike unless Δs), and the value Δs of its reads there (R6)
+        out += [nd for nd in self.values_at(x, rd) if nd not in out]
         for v in sorted(rd):
             for k in range(i - 1, -1, -1):
                 if v in self.writes(self.a, k):
