@@ -97,8 +97,8 @@ seeds 1-700, and the seed in brackets is one that rules out the other reading:
      same action depends on (its origin's value Δs at that pair, of both moves'
      statements), what a write reached from a decision taken alike goes on to,
      and what a's violating step seeds (an assert merged into its move).  A
-     receive reached as such a write (R11) goes on as a decision, by its first
-     statement's reads.  The README does not say which reads b's next step's
+     receive reached as such a write (R11) goes on as a decision too, by its
+     first statement's reads (m5.pml).  The README does not say which reads b's next step's
      and a waiting process's seeds take; the first statement's is this file's
      reading (those seeds say why the process could move, or not).  Hand
      models, each statement of the atomic sequence on a line of its own:
@@ -131,7 +131,9 @@ seeds 1-700, and the seed in brackets is one that rules out the other reading:
      parentheses (SPIN prints `x = (y%3)`); absent, not empty, where the move
      merges nothing.  Also on a's violating step whose move stops at a merged
      assert: the list is the move's statements, as pan.m lists them, not only
-     those run before the violation.
+     those run before the violation (m1.pml, `atomic { (y == 0); x = z + 1;
+     assert(x < 2); y = 3 }` after another process's `z = 1`: pancause lists
+     all three, `y = 3` too, as `spin -t -p` prints it after the failed assert).
 
 Written before the C agreed: its first runs found four defects in pancause's
 slice, fixed on 2026-11-26 (README "The Δ-slice"): a never claim's violating move
