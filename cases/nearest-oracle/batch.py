@@ -139,9 +139,16 @@ def one(seed, work, keep, model_file=None):
             if rc:
                 log.append("SLICE MISMATCH: pancause's Δ-slice is not slice_ref.py's; again, in "
                            "the kept directory: python3 %s --verbose" % " ".join(slice_cmd[1:]))
+        m = re.search(r"^merged: (\d+) steps; slice lines only merged statements have: "
+                      r"\[([^]]*)\]", log[-1], re.M) if rc == 0 else None
+        if m:  # NEAREST_GEN_MERGE: what the merged moves gave to check (main sums it)
+            MERGED.append((int(m.group(1)), bool(m.group(2).strip())))
         return seed, rc == 0, "\n".join(log)
     except subprocess.TimeoutExpired as e:
         return seed, False, "timeout: %s" % e
+
+
+MERGED = []  # per passed model with a merged move: (its steps that merged, a merged line sliced)
 
 
 def main(argv):
@@ -185,6 +192,10 @@ def main(argv):
                     shutil.copytree(src, dst)
                     print("  kept in %s" % dst)
     shutil.rmtree(work, ignore_errors=True)
+    if MERGED:
+        print("merged moves: %d models with one in a or b (%d steps), %d with a slice line "
+              "only a merged statement has" % (len(MERGED), sum(n for n, _ in MERGED),
+                                               sum(1 for _, own in MERGED if own)))
     print("%d passed, %d failed%s" % (passed, failed,
                                       ", %d skipped (too large for SPIN)" % skipped if skipped
                                       else ""))

@@ -48,8 +48,20 @@ NEAREST_GEN_MERGE=1 (implies RICH2; RICH2's models stay what they were): an
 atomic sequence's later statements may also be assignments and asserts, which
 SPIN merges into the move before them (promela.merge_chains says when); such a
 model is kept when pan.m merges exactly what interp.py predicts, line by line
-(merges_predicted), and resets no dead local.  About one model in four then has
-a merged move (37 of seeds 1-150), some with an assert in the merged part.
+(merges_predicted), and resets no dead local.  About one model in four then had
+a merged move (37 of seeds 1-150), some with an assert in the merged part, and
+few runs took one (a or b of 17 of the 200 models of seeds 50000-50199); since
+session 17 MERGE draws atomic sequences about three times as often (RICH's and
+RICH2's draws unchanged): 67 of seeds 1-100 have a merged move, and a or b of
+33 of seeds 60000-60099 take one (batch.py counts them).  Also since
+session 17 (2026-11-27) half the MERGE candidates write each atomic
+sequence's statements on a line of its own (`atomic {` / `s;` / `t` / `}`), so
+that a merged statement has a line other than its move's first statement's
+(the JSON's `merged` lines and slice_lines are then tested); the choice comes
+from a second generator seeded by the seed alone, so the statements drawn are
+those of before and only the layout, and so the lines, of those models change
+(pan.m names a move by its first statement's line: merges_predicted compares
+per line as before, interp.py's line_chains now keyed by each move's own line).
 """
 
 import os
@@ -75,8 +87,9 @@ PAN_M_MERGED = re.compile(r"goto P999; /\* ([1-9][0-9]*) \*/")
 
 
 class Gen:
-    def __init__(self, rng, cyclic=False):
+    def __init__(self, rng, cyclic=False, split=False):
         self.r = rng
+        self.split = split  # MERGE: atomic sequences with a statement per line
         self.cyclic = cyclic
         self.labels = 0
         self.lines = []
@@ -150,7 +163,7 @@ class Gen:
             return "%s?%s" % (q, ",".join(args))
         return "(len(%s) %s %d)" % (q, self.r.choice(["<", ">", "==", "<="]), self.r.randint(0, k))
 
-    def atomic(self, vs, w):
+    def atomic(self, vs, w, ind=""):
         """RICH: atomic { s; t [; u] }: s a basic statement, t and u guards or
         operations on buffered channels (SPIN merges an atomic's statements into
         one transition where one never blocks; gen.py keeps no model where it
@@ -162,6 +175,9 @@ class Gen:
                 first = self.simple(vs, w)
             if MERGE:  # assignments and asserts too, which pan merges into the move before
                 rest = [self.merge_rest(vs, w) for _ in range(self.r.randint(1, 3))]
+                if self.split:  # each statement on a line of its own (merged lines differ)
+                    return "atomic {\n%s\n%s}" % (
+                        ";\n".join(ind + "   " + x for x in [first] + rest), ind)
             else:
                 rest = [self.chan_op(vs, w) if self.chans and self.r.random() < 0.5 else
                         "(%s)" % self.cond(vs) for _ in range(self.r.randint(1, 2))]
@@ -215,8 +231,9 @@ class Gen:
                 out += self.if_(vs, w, depth, ind)
             elif depth < 1 and r < 0.3:
                 out += self.do_(vs, w, depth, ind)
-            elif RICH and r < 0.4 and self.r.random() < 0.25:
-                out.append(ind + self.atomic(vs, w))
+            elif RICH and r < (0.6 if MERGE else 0.4) and \
+                    self.r.random() < (0.6 if MERGE else 0.25):  # MERGE: more atomic sequences
+                out.append(ind + self.atomic(vs, w, ind))
             else:
                 st = self.simple(vs, w)
                 if self.r.random() < self.p_label and not (i == 0 and depth > 0):
@@ -350,7 +367,8 @@ class Gen:
                 lab = self.label("end") + ": " if r.random() < 0.3 else ""
                 body.append("    %s(%s)" % (lab, self.cond(pv)))
             if self.cyclic:
-                body = ["    do", "    :: true ->"] + ["   " + b for b in body] + ["    od"]
+                body = ["    do", "    :: true ->"] + ["   " + b.replace("\n", "\n   ")
+                                                        for b in body] + ["    od"]
             lines += [b + (";" if i < len(body) - 1 and not self._opener(body, i) else "")
                       for i, b in enumerate(body)]
             lines.append("}")
@@ -458,8 +476,12 @@ def spin_accepts(text, model=None):
 def generate(seed):
     r = random.Random(seed)
     cyclic = r.random() < 0.25
+    # MERGE: half the candidates put an atomic sequence's statements on lines of their
+    # own, drawn from a second generator so that r's draws, and so every model's
+    # statements, stay what they were (only the layout, and so the lines, change)
+    layout = random.Random("layout %d" % seed)
     for tries in range(2000):
-        gen = Gen(r, cyclic and tries < 1500)
+        gen = Gen(r, cyclic and tries < 1500, split=MERGE and layout.random() < 0.5)
         text = gen.model()
         try:
             m = Model(text)

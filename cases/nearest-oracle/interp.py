@@ -52,8 +52,12 @@ blocked at one loses atomicity there), channel operations opening if/do
 options, and never claims with rendezvous channels (the claim does not move
 mid-handshake).  NEAREST_GEN_MERGE: SPIN's statement merging inside atomic
 sequences (promela.merge_chains: a statement other than a send takes the assignments
-and asserts right after it into its move; the move's reads are its first
-statement's, as pancause reads a merged transition's text).  Not modelled
+and asserts right after it into its move, Automaton.tails; the first statement
+decides whether the move runs, and which of the move's reads count where is
+slice_ref.py's R13: until session 17 only the first statement's, as pancause
+then read a merged transition; a step's lines are the first statement's and
+each merged one's, st["line"], which gen.py puts on lines of their own in half
+of its MERGE models).  Not modelled
 (gen.py draws no such model): merging outside atomic sequences and
 dead-variable resets (-o1); `else` beside an option that opens with a channel
 operation is refused by SPIN itself ("dubious use of 'else' combined with
@@ -188,8 +192,9 @@ class Automaton:
                                            "atomic" % inner["line"])
                 first = len(self.trans)
                 body = merge_chains(st["body"])
-                self.line_chains.setdefault(st["line"], []).extend(
-                    len(x["tail"]) if x["k"] == "chain" else 0 for x in body)
+                for x in body:  # keyed by each move's own line (its first statement's)
+                    self.line_chains.setdefault(x["line"], []).append(
+                        len(x["tail"]) if x["k"] == "chain" else 0)
                 self._seq(body, src, dst, brk)
                 self.inner |= set(range(first, len(self.trans)))
             elif k == "chain":  # the head's transition, taking the tail along

@@ -72,7 +72,9 @@ seeds 1-700, and the seed in brackets is one that rules out the other reading:
      where the README's "a write reached so goes no further" would stop (h.pml,
      `y = 1; q!y; (len(q) > 0); x = 1`: pancause's slice has `y = 1`; rich seed
      17).  The README says nothing of writes that are decisions; this follows
-     pancause.
+     pancause.  Since merged moves (R13) it is both: as the write, the value Δs
+     of what every statement of its move reads; as the decision, the writes of
+     what its first statement reads (m5.pml below).
  R12 A value Δ's line is that of the step that wrote the variable at its
      origin: b's where the origin is a changed action whose b step alone writes
      it (an option opening with `q!e` against one opening with a guard: RICH2
@@ -83,6 +85,55 @@ seeds 1-700, and the seed in brackets is one that rules out the other reading:
      408), until the commit "nearest: a value Δ born at a changed action shows
      the line of the side that wrote it" (2026-11-27); a mismatch of that shape
      is still named "R12" in the message.
+ Merged moves (NEAREST_GEN_MERGE models; README "Merged statements", session 17,
+ 2026-11-27; a step's move is its first statement and the assignments and
+ asserts SPIN merged after it inside an atomic sequence, interp.py's tails):
+ R13 What a move reads splits in two.  Its first statement's reads are what a
+     changed action and a decision taken alike depend on (R6 and the writes in
+     a of what it read), and what the seeds of an invalid end state read in b's
+     next step and in a waiting process's statements (the first statement
+     decides whether the move runs: README).  Every statement's reads, the
+     merged ones included, are what a value written at an aligned pair with the
+     same action depends on (its origin's value Δs at that pair, of both moves'
+     statements), what a write reached from a decision taken alike goes on to,
+     and what a's violating step seeds (an assert merged into its move).  A
+     receive reached as such a write (R11) goes on as a decision too, by its
+     first statement's reads (m5.pml).  The README does not say which reads b's next step's
+     and a waiting process's seeds take; the first statement's is this file's
+     reading (those seeds say why the process could move, or not).  Hand
+     models, each statement of the atomic sequence on a line of its own:
+     m2.pml, `if :: z = 1 :: z = 0 fi; atomic { (y == 0); x = z; y = 1 };
+     assert(x == 0)`: pancause's slice has z's choice and z's value Δ, reached
+     from x's value Δ through the merged `x = z` (the first statement's reads
+     alone reach neither); m3.pml, `if :: z = 1; w = 1 :: z = 0 fi; atomic {
+     (w == 0); y = z; y = 0 }` under --run-to-end (an invalid end state, b's
+     next step the atomic move): pancause makes a value when a ends of w only,
+     none of z, which only the merged `y = z` reads; m4.pml, `if :: u = 1 ::
+     u = 0 fi; atomic { (t == 0); v = u / 2 + 1; t = 0 }; (v == 1); (u == 0);
+     x = 1` beside `(x == 1)` under --run-to-end: the decision `(v == 1)`,
+     taken alike, reaches the atomic move as v's write, and from it u's value
+     Δ at that pair, which only the merged `v = u / 2 + 1` reads; m5.pml, the
+     same with `q!1; atomic { q?v; t = u + 1 }` for the atomic move and
+     `(x == 1); (t < 9)` beside it: the receive, reached as v's write, goes on
+     as a decision (R11) and also to u's value Δ at its pair, which only its
+     merged statement reads (this file first read R11 as the decision alone,
+     the first statement's reads: pancause's slice had u's Δ, the reference's
+     not).
+ R14 A step's lines are its first statement's (pancause's JSON `line`) and its
+     merged statements' lines; slice_lines holds all of them for each step taken
+     alike on a chain, each Δ's step (a value Δ's: its origin's step, R12) and a
+     changed action's b step.  A Δ's own `line` stays its step's first line,
+     also where a merged statement wrote the variable (m2.pml: x's value Δ
+     names the line of `(y == 0)`; its slice_lines hold the lines of `x = z`
+     and `y = 1` too).
+ R15 (not the slice: B of session 17) each step's `merged` list in the JSON is
+     its move's tail, in order: the same lines, and texts equal up to blanks and
+     parentheses (SPIN prints `x = (y%3)`); absent, not empty, where the move
+     merges nothing.  Also on a's violating step whose move stops at a merged
+     assert: the list is the move's statements, as pan.m lists them, not only
+     those run before the violation (m1.pml, `atomic { (y == 0); x = z + 1;
+     assert(x < 2); y = 3 }` after another process's `z = 1`: pancause lists
+     all three, `y = 3` too, as `spin -t -p` prints it after the failed assert).
 
 Written before the C agreed: its first runs found four defects in pancause's
 slice, fixed on 2026-11-26 (README "The Δ-slice"): a never claim's violating move
@@ -134,14 +185,34 @@ class Slicer:
     def trans(self, x):
         return None if x.k == "die" else self.m.procs[x.pid].trans[x.loc][x.k]
 
-    def reads(self, x):
-        """The kept variables a step's statement reads (R2), identifiers resolved
-        in its process's scope (its locals, then the globals and channels)."""
+    def tail(self, x):
+        """The statements SPIN merged into step x's move, in order (merge_chains:
+        assignments and asserts after the first statement inside an atomic
+        sequence); [] for a move that merges nothing."""
+        if x.k == "die":
+            return []
+        return self.m.procs[x.pid].tails.get((x.loc, x.k), [])
+
+    def reads(self, x, merged=False):
+        """The kept variables a step's first statement reads (R2), identifiers
+        resolved in its process's scope (its locals, then the globals and
+        channels); with merged, what all the statements of its move read, its
+        merged ones too (R13: an assignment's right-hand side, an assert's
+        condition)."""
         t = self.trans(x)
         if t is None:
             return set()
-        return {self.m.vars[j] for j in self.m.trans_reads(x.pid, t[0], t[1], True)} & \
-            set(self.kept)
+        js = set(self.m.trans_reads(x.pid, t[0], t[1], True))
+        if merged:
+            for st in self.tail(x):
+                js |= self.m.resolve(x.pid, expr_vars(st["e"]))
+        return {self.m.vars[j] for j in js} & set(self.kept)
+
+    def step_lines(self, in_a, k):
+        """A step's lines (R14): its first statement's line (pancause's, as the
+        JSON names it) and its merged statements' lines."""
+        run, lines = (self.a, self.lines_a) if in_a else (self.b, self.lines_b)
+        return [lines[k]] + [st["line"] for st in self.tail(run.steps[k])]
 
     def decision(self, x):
         """An option, or a statement that may block (R3)."""
@@ -239,19 +310,28 @@ class Slicer:
                 "value_a": self.val(self.a_end_state, v), "value_b": self.val(self.b_at_end, v)})
         return ("d", self.end_values[v])
 
-    def line_of(self, d):
-        """A Δ's line: its step's (a's of a changed action), a value Δ's origin's."""
+    def step_of(self, d):
+        """The step whose line a Δ names, (in a?, 0-based index): its own (a's of
+        a changed action); a value Δ's origin's, a's step where it wrote the
+        variable, else b's (R12); None for a value Δ without an origin."""
         if d["kind"] == "inserted":
-            return self.lines_b[d["step_b"] - 1]
+            return False, d["step_b"] - 1
         if d["kind"] != "value":
-            return self.lines_a[d["step_a"] - 1]
+            return True, d["step_a"] - 1
         o = self.origin(d["variable"], d["before"])
         if o is None:
             return None
         _, i, j = self.rows[o]
         if i is not None and d["variable"] in self.writes(self.a, i):
-            return self.lines_a[i]
-        return self.lines_b[j]
+            return True, i
+        return False, j
+
+    def line_of(self, d):
+        """A Δ's line: its step's first statement's (R14)."""
+        st = self.step_of(d)
+        if st is None:
+            return None
+        return (self.lines_a if st[0] else self.lines_b)[st[1]]
 
     def line_of_pair_a(self, d):
         """R12's other reading: a value Δ whose origin is a changed action takes
@@ -314,10 +394,13 @@ class Slicer:
 
     def origin_node(self, n):
         """A value's origin row n: a deleted or inserted step or a changed action is
-        that Δ; an aligned pair with the same action, the value Δs of its reads there."""
+        that Δ; an aligned pair with the same action, the value Δs there of what
+        any statement of the two moves reads, merged ones included (R13)."""
         if n in self.row_delta:
             return [("d", self.row_delta[n])]
-        return self.values_at(n, self.reads(self.a.steps[self.rows[n][1]]))
+        _, i, j = self.rows[n]
+        return self.values_at(n, self.reads(self.a.steps[i], True) |
+                              self.reads(self.b.steps[j], True))
 
     def deps(self, node):
         kind, x = node
@@ -341,13 +424,16 @@ class Slicer:
             return out + ([] if k is None else [self.as_node(k, "dec")])
         i = self.rows[x][1]
         rd = self.reads(self.a.steps[i])
+        # a write reached from a decision: the value Δs of its reads, every statement
+        # of its move (R13: what it wrote depends on them)
+        out = self.values_at(x, self.reads(self.a.steps[i], True)) if kind == "wr" else []
         if kind == "wr" and self.trans(self.a.steps[i])[0] not in ("send", "recv"):
-            # a write reached from a decision: no further than the value Δs of its reads;
-            # a send or receive is a decision itself (it may block) and goes on as one (R11)
-            return self.values_at(x, rd)
-        # a decision taken alike: the writes in a of the values its condition read
-        # (as steps taken alike unless Δs), and the value Δs of its reads there (R6)
-        out = self.values_at(x, rd)
+            return out  # and no further
+        # a decision taken alike, or a send or receive reached as a write, which is a
+        # decision itself (it may block) and goes on as one too (R11): the writes in a
+        # of the values its condition (its first statement, R13) read (as steps taken
+        # alike unless Δs), and the value Δs of its reads there (R6)
+        out += [nd for nd in self.values_at(x, rd) if nd not in out]
         for v in sorted(rd):
             for k in range(i - 1, -1, -1):
                 if v in self.writes(self.a, k):
@@ -365,7 +451,8 @@ class Slicer:
             n = self.a_end
             if self.rows[n][0] == "del":
                 return [("d", self.row_delta[n])]
-            out = self.values_at(n, self.reads(self.a.steps[self.rows[n][1]]), True)
+            # (what every statement of its move reads: an assert merged into it, R13)
+            out = self.values_at(n, self.reads(self.a.steps[self.rows[n][1]], True), True)
             return out + ([("d", self.row_delta[n])] if n in self.row_delta else [])
         # a bad last state (R7): every step of a after the last pair
         for n in range(self.a_end, -1, -1):
@@ -407,12 +494,18 @@ class Slicer:
                 todo += [(x, nd) for x in self.deps(nd)]
         dl = sorted(x for k, x in self.why if k == "d")
         steps = sorted({x for k, x in self.why if k != "d"})
-        lines = {self.lines_a[self.rows[n][1]] for n in steps}
+        # every line of each step (R14): a step taken alike's (a's), the step whose
+        # line a Δ names, and b's step of a changed action
+        lines = set()
+        for n in steps:
+            lines.update(self.step_lines(True, self.rows[n][1]))
         for x in dl:
             d = self.deltas[x]
-            lines.add(self.line_of(d))
+            st = self.step_of(d)
+            if st is not None:
+                lines.update(self.step_lines(*st))
             if d["kind"] == "action":
-                lines.add(self.lines_b[d["step_b"] - 1])
+                lines.update(self.step_lines(False, d["step_b"] - 1))
         lines.discard(None)
         return dl, steps, sorted(lines)
 
@@ -426,6 +519,58 @@ def show(v):
         return " ".join("[%s]" % (",".join(map(str, m)) if isinstance(m, tuple) else m)
                         for m in v) if v else "empty"
     return "absent" if v is None else str(v)
+
+
+def render(e):
+    """An expression as SPIN prints it, near enough for merged_text: every binary
+    operation in parentheses."""
+    k = e[0]
+    if k == "num":
+        return str(e[1])
+    if k == "var":
+        return e[1]
+    if len(e) == 2 and k in ("!", "neg"):
+        return ("!" if k == "!" else "-") + render(e[1])
+    if len(e) == 2:  # len(q) and the other channel functions
+        return "%s(%s)" % (k, e[1])
+    return "(%s%s%s)" % (render(e[1]), k, render(e[2]))
+
+
+def merged_text(st):
+    """A merged statement's text (an assignment or an assert), as SPIN prints it."""
+    if st["k"] == "assert":
+        return "assert(%s)" % render(st["e"])
+    return "%s = %s" % (st["v"], render(st["e"]))
+
+
+def same_text(x, y):
+    """Texts equal up to blanks and parentheses (SPIN's own bracketing is not
+    what is checked here)."""
+    def norm(t):
+        return "".join(ch for ch in t if ch not in " \t()")
+    return norm(x) == norm(y)
+
+
+def compare_merged(sl, c):
+    """B (2026-11-27): each step's `merged` list in pancause's JSON against the
+    interpreter's chain tails (merge_chains): the same statements, lines and texts
+    in order, and no list where the move merges nothing (R15)."""
+    errors = []
+    for side, run in (("a", sl.a), ("b", sl.b)):
+        for k, x in enumerate(run.steps):
+            mine = [(st["line"], merged_text(st)) for st in sl.tail(x)]
+            cs = c[side]["steps"][k]
+            if "merged" not in cs:
+                if mine:
+                    errors.append("%s step %d: no merged list, the reference's %s" % (
+                        side, k + 1, mine))
+                continue
+            theirs = [(m.get("line"), m.get("text", "")) for m in cs["merged"]]
+            if not mine or [ln for ln, _ in mine] != [ln for ln, _ in theirs] or \
+                    not all(same_text(t, u) for (_, t), (_, u) in zip(mine, theirs)):
+                errors.append("%s step %d: merged %s, the reference's %s" % (
+                    side, k + 1, theirs, mine))
+    return errors
 
 
 def key(d):
@@ -471,6 +616,9 @@ def compare(sl, c):
     return errors
 
 
+COVERAGE = {}
+
+
 def check(model_path, trail_path, cjson, verbose=False):
     """The mismatches: [] when this file's Δs and slice are pancause's (CJSON); None
     when pancause gave no answer."""
@@ -496,7 +644,13 @@ def check(model_path, trail_path, cjson, verbose=False):
     sl = Slicer(model, Run(a, sa, a_final), Run(b, sb, b_final),
                 [(p["step_a"] - 1, p["step_b"] - 1) for p in c["alignment"]],
                 [s["line"] for s in ca], [s["line"] for s in cb], kind)
-    errors = compare(sl, c)
+    errors = compare_merged(sl, c) + compare(sl, c)
+    # what the merged moves gave to check (batch.py sums it): steps of a and b whose
+    # move merged statements, and lines in the slice that only a merged statement has
+    merged = sum(1 for run in (sl.a, sl.b) for x in run.steps if sl.tail(x))
+    heads = set(sl.lines_a) | set(sl.lines_b)
+    own = sorted(set(c["slice_lines"]) - heads)
+    COVERAGE.update(merged=merged, own=own)
     if verbose:
         dl, steps, lines = sl.slice()
         print("kind %s; rows %s" % (kind, sl.rows))
@@ -540,6 +694,9 @@ def main(argv):
         print("SLICE MISMATCH: " + e)
     if not errors:
         print("slice: agrees")
+    if COVERAGE.get("merged"):
+        print("merged: %d steps; slice lines only merged statements have: %s" % (
+            COVERAGE["merged"], COVERAGE["own"]))
     return 1 if errors else 0
 
 
