@@ -266,12 +266,12 @@ static void reads_of(walk *w, const nr_path *p, long k, uint32_t **r, size_t *n)
         w->oom = true;
 }
 
-/* reads_of and the reads of the statements SPIN merged into the step, on which the
- * values it writes (and an assert merged into it) depend. */
-static void reads_all_of(walk *w, const nr_path *p, long k, uint32_t **r, size_t *n)
+/* The reads of the statements SPIN merged into step k of run p, appended to *r: with
+ * reads_of's, what the values it writes (and an assert merged into it) depend on. */
+static void merged_reads_of(walk *w, const nr_path *p, long k, uint32_t **r, size_t *n)
 {
     const nr_step *s = &p->step[k];
-    if (nr_reads_all(w->m, s->pid, s->proctype, s->tid, r, n))
+    if (nr_reads_merged(w->m, s->pid, s->proctype, s->tid, r, n))
         w->oom = true;
 }
 
@@ -390,14 +390,14 @@ static void do_pair(walk *w, uint32_t pos, size_t q)
         }
         w->vseen[v] = q;
     }
-    /* r: what the two first statements read (the choice); all: with what the
-     * statements merged into the moves read (the values they write) */
-    uint32_t *r = NULL, *all = NULL;
-    size_t nr = 0, nall = 0;
+    /* r: what the two first statements read (the choice); mr: what the statements
+     * merged into the moves read (with r, what the values they write depend on) */
+    uint32_t *r = NULL, *mr = NULL;
+    size_t nr = 0, nmr = 0;
     reads_of(w, w->a, x->i, &r, &nr);
     reads_of(w, w->b, x->j, &r, &nr);
-    reads_all_of(w, w->a, x->i, &all, &nall);
-    reads_all_of(w, w->b, x->j, &all, &nall);
+    merged_reads_of(w, w->a, x->i, &mr, &nmr);
+    merged_reads_of(w, w->b, x->j, &mr, &nmr);
     uint32_t *ctl = ctl_of(w, sa->pid);
     if (sa->tid != sb->tid) {
         d->da++;
@@ -408,13 +408,14 @@ static void do_pair(walk *w, uint32_t pos, size_t q)
         data_deps(w, r, nr, q, pos, ad);
         add_dep(w, ad, *ctl);
         add_cause(w, pos, ad);
-        /* the merged statements' reads: the values the moves write depend on them too
-         * (the first statements' are behind ad already) */
-        data_deps(w, all, nall, q, pos, NR_NONE);
+        /* the values the moves write depend on what all their statements read */
+        data_deps(w, r, nr, q, pos, NR_NONE);
+        data_deps(w, mr, nmr, q, pos, NR_NONE);
         w->pnode[pos] = ad;
         *ctl = ad;
     } else {
-        data_deps(w, all, nall, q, pos, NR_NONE);
+        data_deps(w, r, nr, q, pos, NR_NONE);
+        data_deps(w, mr, nmr, q, pos, NR_NONE);
         /* a decision both runs take alike held on the values it read in a: it
          * depends on their writes (it is reached only from an unaligned step's control
          * dependence, or from another decision) */
@@ -429,7 +430,7 @@ static void do_pair(walk *w, uint32_t pos, size_t q)
         *ctl = NR_NONE;
     }
     free(r);
-    free(all);
+    free(mr);
     set_decision(w, 0, sa, pos);
     set_decision(w, 1, sb, pos);
     writes(w, w->a, x->i, pos);
@@ -518,7 +519,8 @@ static void seed_step(walk *w, size_t e)
     uint32_t *r = NULL;
     size_t nr = 0;
     bool any = false;
-    reads_all_of(w, w->a, x->i, &r, &nr); /* an assert may be merged into the move */
+    reads_of(w, w->a, x->i, &r, &nr);
+    merged_reads_of(w, w->a, x->i, &r, &nr); /* an assert may be merged into the move */
     for (size_t k = 0; k < nr; k++)
         if (w->vopen[r[k]] != NR_NONE && w->vseen[r[k]] == q) {
             seed(w, w->vopen[r[k]]);

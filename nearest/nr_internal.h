@@ -110,12 +110,13 @@ size_t nr_merged(const nr_model *m, int proctype, int tid, const int **hops);
 int nr_trans_line(const nr_model *m, int t);
 /* The variables a statement reads, as far as its text tells (identifiers resolved in
  * process pid's scope, then the globals; a d_step's body from the model's source):
- * appended to *out (sorted, unique).  -1 when out of memory.  The move's first
- * statement only: what its decision (the condition that let it run) read. */
+ * appended to *out (each once, in the order the text names them).  -1 when out of
+ * memory.  The move's first statement only: what its decision (the condition that
+ * let it run) read. */
 int nr_reads(nr_model *m, int pid, int proctype, int tid, uint32_t **out, size_t *n);
-/* nr_reads and what the statements merged into the move read: what the values the
- * move writes, and an assert merged into it, depend on. */
-int nr_reads_all(nr_model *m, int pid, int proctype, int tid, uint32_t **out, size_t *n);
+/* What the statements merged into the move read, appended alike: with nr_reads', what
+ * the values the move writes, and an assert merged into it, depend on. */
+int nr_reads_merged(nr_model *m, int pid, int proctype, int tid, uint32_t **out, size_t *n);
 const char *nr_proc_name(const nr_model *m, int proctype);
 
 /* ---- --assume (nr_assume.c) ---- */

@@ -878,10 +878,8 @@ int nr_reads(nr_model *m, int pid, int proctype, int tid, uint32_t **out, size_t
     return scan_reads(m, pid, t, t + strlen(t), true, out, n, &cap);
 }
 
-int nr_reads_all(nr_model *m, int pid, int proctype, int tid, uint32_t **out, size_t *n)
+int nr_reads_merged(nr_model *m, int pid, int proctype, int tid, uint32_t **out, size_t *n)
 {
-    if (nr_reads(m, pid, proctype, tid, out, n))
-        return -1;
     const int *hop;
     size_t nh = nr_merged(m, proctype, tid, &hop);
     for (size_t k = 0; k < nh; k++) {

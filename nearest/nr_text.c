@@ -69,11 +69,16 @@ bool nr_cut_short(const nr_report *r)
     return true;
 }
 
+/* "P(0) :31 most = input2": step s's process, and a statement of its move. */
+static char *stmt_text(const nr_model *m, const nr_step *s, int line, const char *text)
+{
+    return u_fmt("%s(%d) :%d %s", nr_proc_name(m, s->proctype), s->pid, line, text);
+}
+
 char *nr_step_text(const nr_model *m, const nr_path *p, size_t k)
 {
     const nr_step *s = &p->step[k];
-    return u_fmt("%s(%d) :%d %s", nr_proc_name(m, s->proctype), s->pid,
-                 nr_line(m, s->proctype, s->tid), nr_text(m, s->proctype, s->tid));
+    return stmt_text(m, s, nr_line(m, s->proctype, s->tid), nr_text(m, s->proctype, s->tid));
 }
 
 char *nr_delta_value(const nr_model *m, const nr_delta *d, bool b)
@@ -106,8 +111,7 @@ static bool merged_cell(FILE *f, const nr_model *m, const nr_path *p, long k, si
         fprintf(f, "%*s", width, "");
         return false;
     }
-    char *t = u_fmt("%s(%d) :%d %s", nr_proc_name(m, s->proctype), s->pid, nr_trans_line(m, hop[h]),
-                    m->trans[hop[h]].text);
+    char *t = stmt_text(m, s, nr_trans_line(m, hop[h]), m->trans[hop[h]].text);
     fprintf(f, "     %-*.*s", width - 5, width - 5, t ? t : "?");
     free(t);
     return true;

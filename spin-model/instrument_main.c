@@ -18,8 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* pan.t or pan.m beside pan.c (SPIN writes them together); NULL when it cannot be
- * read. */
+/* A file beside pan.c (pan.t, pan.m: SPIN writes them together; the model, which
+ * spin -a names relative to where it ran); NULL when it cannot be read. */
 static char *read_beside(const char *pan_c, const char *name)
 {
     const char *slash = strrchr(pan_c, '/');
@@ -68,11 +68,8 @@ static int hidden_clash(const char *pan_c, const char *pan_h, const char *pan_m)
     const char *q = ps ? strchr(ps, '"') : NULL, *qe = q ? strchr(q + 1, '"') : NULL;
     if (qe && qe - q - 1 < (long)sizeof model)
         snprintf(model, sizeof model, "%.*s", (int)(qe - q - 1), q + 1);
-    const char *slash = strrchr(pan_c, '/');
-    char *path = slash && model[0] != '/' ? u_fmt("%.*s/%s", (int)(slash - pan_c), pan_c, model)
-                                          : u_fmt("%s", model);
     u_err ignore = {{0}};
-    char *src = path ? u_read_file(path, NULL, &ignore) : NULL;
+    char *src = model[0] == '/' ? u_read_file(model, NULL, &ignore) : read_beside(pan_c, model);
     int line = src ? decl_line(src, name) : 0;
     char at[32] = "";
     if (line > 0)
@@ -84,7 +81,6 @@ static int hidden_clash(const char *pan_c, const char *pan_h, const char *pan_m)
             "search, not the variable (stock pan too). Rename it, or let a statement read it.\n",
             model, at, name, name);
     free(src);
-    free(path);
     return 1;
 }
 
