@@ -52,6 +52,14 @@ typedef struct {
     long i, j;
 } mpos;
 
+/* Why a step taken alike (M position pos) is a node: node `from` reached it as its
+ * control (var NR_NONE: pos is a decision an unaligned step waited for), or as the
+ * write in a of variable var that `from`, a decision taken alike, read.  The role
+ * picks the step's lines in the slice (close_slice). */
+typedef struct {
+    uint32_t from, pos, var;
+} role;
+
 typedef struct {
     nr_model *m;
     const nr_path *a, *b;
@@ -73,6 +81,8 @@ typedef struct {
     size_t *ncause;
     uint32_t *tmp; /* scratch lists */
     size_t ntmp, tmpcap;
+    role *roles; /* the edges into steps taken alike, each with its role */
+    size_t nroles, rolecap;
     bool oom;
 } walk;
 
@@ -138,6 +148,19 @@ static void add_edge(walk *w, uint32_t x, uint32_t dep)
     uint32_t pos = x & ~VIA;
     if (dep != NR_NONE && dep != x)
         add_unique(w, &w->pdep[pos], &w->npdep[pos], dep);
+}
+
+/* Records the role of an edge from node `from` into node to, if to is a step taken
+ * alike (else nothing: a Δ names its own lines). */
+static void add_role(walk *w, uint32_t from, uint32_t to, uint32_t var)
+{
+    if (from == NR_NONE || to == NR_NONE || !(to & VIA))
+        return;
+    if (U_GROW(w->roles, w->rolecap, w->nroles)) {
+        w->oom = true;
+        return;
+    }
+    w->roles[w->nroles++] = (role){from, to & ~VIA, var};
 }
 
 static int push_m(walk *w, int kind, long i, long j)
@@ -330,6 +353,12 @@ static nr_delta value_delta(walk *w, uint32_t v, uint32_t sa, uint32_t sb, long 
         at_step(w->m, w->a, p->i, &x.line, &x.pt, &x.tid);
     else
         at_step(w->m, w->b, p->j, &x.line, &x.pt, &x.tid);
+    /* the statement of that move that wrote v, where its text says so: that line alone */
+    int wl = nr_writer_line(w->m, x.pt, x.tid, v);
+    if (wl > 0) {
+        x.line = wl;
+        x.pt = -1;
+    }
     return x;
 }
 
@@ -423,8 +452,11 @@ static void do_pair(walk *w, uint32_t pos, size_t q)
             uint32_t *ra = NULL;
             size_t nra = 0;
             reads_of(w, w->a, x->i, &ra, &nra);
-            for (size_t k = 0; k < nra; k++)
-                add_edge(w, VIA | pos, node_of(w, w->orig_a[ra[k]]));
+            for (size_t k = 0; k < nra; k++) {
+                uint32_t to = node_of(w, w->orig_a[ra[k]]);
+                add_edge(w, VIA | pos, to);
+                add_role(w, VIA | pos, to, ra[k]);
+            }
             free(ra);
         }
         *ctl = NR_NONE;
@@ -459,8 +491,11 @@ static void do_unaligned(walk *w, uint32_t pos)
     w->pnode[pos] = u;
     /* control: the decision of its process that let it reach this step in its run */
     int pid = p->step[k].pid;
-    if (pid >= 0 && pid < 256)
-        add_dep(w, u, node_of(w, w->dec[!del][pid]));
+    if (pid >= 0 && pid < 256) {
+        uint32_t c = node_of(w, w->dec[!del][pid]);
+        add_dep(w, u, c);
+        add_role(w, u, c, NR_NONE);
+    }
     set_decision(w, !del, &p->step[k], pos);
     writes(w, p, k, pos);
 }
@@ -685,6 +720,24 @@ static int move_lines(nr_deltas *d, size_t *cap, const nr_model *m, int line, in
     return 0;
 }
 
+/* The lines a step taken alike (s, a's step) adds to the slice for one role: as a
+ * decision (var NR_NONE), its first statement's; as the write of var, the statement
+ * that wrote it and, when the move's first statement is a decision, that too (the
+ * write happened because its own guard held); every line of the move where no text
+ * names the writer.  -1 when out of memory. */
+static int via_lines(nr_deltas *d, size_t *cap, const nr_model *m, const nr_step *s, uint32_t var)
+{
+    int first = nr_line(m, s->proctype, s->tid);
+    if (var == NR_NONE)
+        return move_lines(d, cap, m, first, -1, 0);
+    int wl = nr_writer_line(m, s->proctype, s->tid, var);
+    if (wl <= 0)
+        return move_lines(d, cap, m, first, s->proctype, s->tid);
+    if (is_decision(m, s->proctype, s->tid) && move_lines(d, cap, m, first, -1, 0))
+        return -1;
+    return move_lines(d, cap, m, wl, -1, 0);
+}
+
 static int cmp_int(const void *x, const void *y)
 {
     int a = *(const int *)x, b = *(const int *)y;
@@ -743,15 +796,16 @@ static int close_slice(walk *w)
         }
     }
     for (size_t p = 0; p < w->nM; p++)
-        if (via[p]) {
-            d->nvia++;
-            const nr_step *s = pos_step(w, (uint32_t)p);
-            if (move_lines(d, &lcap, w->m, nr_line(w->m, s->proctype, s->tid), s->proctype,
-                           s->tid)) {
-                free(via);
-                return -1;
-            }
+        d->nvia += via[p];
+    /* a step taken alike names the lines of its roles on the chains that reach it */
+    for (size_t q = 0; q < w->nroles; q++) {
+        const role *r = &w->roles[q];
+        bool from_in = r->from & VIA ? via[r->from & ~VIA] : d->d[r->from].in_slice;
+        if (from_in && via[r->pos] && via_lines(d, &lcap, w->m, pos_step(w, r->pos), r->var)) {
+            free(via);
+            return -1;
         }
+    }
     free(via);
     if (d->nlines)
         qsort(d->lines, d->nlines, sizeof *d->lines, cmp_int);
@@ -826,6 +880,7 @@ done:
     free(w.vseen);
     free(w.ctl);
     free(w.tmp);
+    free(w.roles);
     return rc;
 }
 

@@ -117,6 +117,11 @@ int nr_reads(nr_model *m, int pid, int proctype, int tid, uint32_t **out, size_t
 /* What the statements merged into the move read, appended alike: with nr_reads', what
  * the values the move writes, and an assert merged into it, depend on. */
 int nr_reads_merged(nr_model *m, int pid, int proctype, int tid, uint32_t **out, size_t *n);
+/* The line of the last statement of the move (proctype, tid), its first or one merged
+ * into it, whose text writes variable var (an assignment's target, a receive's field,
+ * the channel of a send or receive); 0 when no text says so (a d_step, a channel
+ * reached through a parameter): then the move's every line stands for it. */
+int nr_writer_line(const nr_model *m, int proctype, int tid, uint32_t var);
 const char *nr_proc_name(const nr_model *m, int proctype);
 
 /* ---- --assume (nr_assume.c) ---- */

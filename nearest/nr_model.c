@@ -890,3 +890,95 @@ int nr_reads_merged(nr_model *m, int pid, int proctype, int tid, uint32_t **out,
     }
     return 0;
 }
+
+/* ---- which statement of a move writes a variable ---- */
+
+/* Past an identifier at p and its subscripts and fields ("a[i].f"): where it ends. */
+static const char *past_ref(const char *p)
+{
+    while (isalnum((unsigned char)*p) || *p == '_')
+        p++;
+    for (;;) {
+        if (*p == '[') {
+            int depth = 0;
+            do
+                depth += (*p == '[') - (*p == ']');
+            while (*++p && depth > 0);
+        } else if (*p == '.' && (isalpha((unsigned char)p[1]) || p[1] == '_')) {
+            p++;
+            while (isalnum((unsigned char)*p) || *p == '_')
+                p++;
+        } else
+            return p;
+    }
+}
+
+/* Whether [p, e) is the identifier base. */
+static bool is_name(const char *p, const char *e, const char *base)
+{
+    size_t n = (size_t)(e - p);
+    return strlen(base) == n && !strncmp(p, base, n);
+}
+
+/* Whether statement text t (pan.t's, as `spin -t -p` prints it) writes a variable
+ * declared as base: the target of an assignment `base = e` (`base[i] = e`,
+ * `base.f = e`), a variable a receive `c?x,y` (`c??x`, `c?<x>`) stores into, or the
+ * channel a send or a removing receive changes.  Conditions, asserts, prints and
+ * anything whose text starts otherwise write nothing here. */
+static bool writes_base(const char *t, const char *base)
+{
+    if (!isalpha((unsigned char)*t) && *t != '_')
+        return false;
+    const char *name_end = t;
+    while (isalnum((unsigned char)*name_end) || *name_end == '_')
+        name_end++;
+    const char *p = past_ref(t);
+    while (*p == ' ')
+        p++;
+    if (p[0] == '=' && p[1] != '=')
+        return is_name(t, name_end, base);
+    if (p[0] == '!' && p[1] != '=')
+        return is_name(t, name_end, base);
+    if (p[0] != '?')
+        return false;
+    p++;
+    bool copy = false;
+    if (*p == '?')
+        p++;
+    if (*p == '[')
+        return false; /* a poll: changes nothing */
+    if (*p == '<') {
+        copy = true;
+        p++;
+    }
+    if (!copy && is_name(t, name_end, base))
+        return true;
+    while (*p) { /* the fields: those that are variables are written */
+        while (*p == ' ' || *p == ',')
+            p++;
+        if (isalpha((unsigned char)*p) || *p == '_') {
+            const char *w = p, *we = p;
+            while (isalnum((unsigned char)*we) || *we == '_')
+                we++;
+            if (*we != '(' && is_name(w, we, base))
+                return true;
+        }
+        int depth = 0; /* to the next field */
+        for (; *p && (depth > 0 || *p != ','); p++)
+            depth += (*p == '(' || *p == '[') - (*p == ')' || *p == ']');
+    }
+    return false;
+}
+
+int nr_writer_line(const nr_model *m, int proctype, int tid, uint32_t var)
+{
+    if (var >= m->nvars)
+        return 0;
+    const char *base = m->var[var].base;
+    const int *hop;
+    size_t nh = nr_merged(m, proctype, tid, &hop);
+    for (size_t k = nh; k-- > 0;)
+        if (writes_base(m->trans[hop[k]].text, base))
+            return nr_trans_line(m, hop[k]);
+    return writes_base(nr_text(m, proctype, tid), base) ? nr_line(m, proctype, tid) : 0;
+}
