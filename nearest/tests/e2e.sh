@@ -393,7 +393,10 @@ grep -q 'NOT EXACT: the least over the recorded graph, which is INCOMPLETE' "$d/
 # the merged ones, jumps left out), on the fixture and on two bench/faults models whose
 # merged lines matter (sliding_window2's faulty line 38 runs inside a's step at line
 # 37, hanoi3's 74 inside 73); the text report lists them under the step, and the
-# slice names the merged lines of its steps
+# slice names the merged lines of its steps; philosophers1's fault, the guard (i < N) of
+# line 20, heads the move whose merged first = i (line 21) a decision taken alike read:
+# the write brings its own guard into the slice, and not second = ... (line 22), which
+# no decision on a chain read
 merged_like_spin() { # DIR MODEL: a.json and b's good.trail against spin -t -p
     python3 - "$1" "$2" <<'PY'
 import json, os, re, subprocess, sys
@@ -428,16 +431,20 @@ out=$(merged_like_spin "$d" merged.pml) && ok || bad "merged.pml: steps unlike s
 check_json "$d/out.json" 'j["a"]["steps"][0]["merged"] == [{"line": 12, "text": "a = 2"}] and \
     j["a"]["steps"][1]["merged"] == [{"line": 14, "text": "b = (a+1)"}] and \
     "merged" not in j["a"]["steps"][2] and {12, 14, 16, 17} <= set(j["slice_lines"])'
+# a value Δ names the statement that wrote its variable (a = 2 on line 12 and b = a + 1
+# on line 14, each merged into a move headed by another line: 11, 13)
+check_json "$d/out.json" '[x["line"] for x in j["deltas"] if x["kind"] == "value"] == [12, 14, 19]'
 grep -Eq '^ {7}worker\(0\) :12 a = 2 +worker\(0\) :16 a = 1' "$d/near.out" && ok ||
     bad "merged.pml: the text report does not list the merged statements under the step"
-for f in sliding_window2:38 hanoi3:74; do
-    name=${f%:*} line=${f#*:} d="$work/$name"
+for f in sliding_window2:38: hanoi3:74: philosophers1:20:22; do
+    name=${f%%:*} rest=${f#*:} line=${rest%:*} absent=${rest#*:} d="$work/$name"
     mkdir -p "$d" && cp "$root/bench/faults/$name.pml" "$d/"
     (cd "$d" && spin -a "$name.pml" >/dev/null && cc -O1 -w -o span pan.c && ./span >/dev/null 2>&1 &&
         "$pc" nearest "$name.pml" --json out.json --good-trail good.trail >near.out 2>&1) &&
         ok || bad "$name: exit $?: $(tail -3 "$d/near.out")"
     out=$(merged_like_spin "$d" "$name.pml") && ok || bad "$name: steps unlike spin -t -p: $out"
     check_json "$d/out.json" "$line in j['slice_lines']"
+    [ -z "$absent" ] || check_json "$d/out.json" "$absent not in j['slice_lines']"
 done
 
 echo "nearest e2e: $pass passed, $fail failed"

@@ -841,6 +841,56 @@ START_TEST(merged_statements_follow_pan_m)
 }
 END_TEST
 
+START_TEST(a_value_names_the_statement_that_wrote_it)
+{
+    static const short SRC_W[] = {0, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39};
+    static const short *const SRC_WS[] = {SRC_W};
+    static const int NST[] = {11};
+    /* the move of state 1 (t_id 0) takes states 2-5 along; 6-9 are moves of their own */
+    static const nr_trans T[] = {{0, 1, 0, "((c==0))", 0},      {0, 2, -1, "a[i] = 1", 0},
+                                 {0, 3, -1, "q!b", 0},          {0, 4, -1, "r?x,eval(y),z", 0},
+                                 {0, 5, -1, "b = (a[0]+1)", 0}, {0, 6, 1, "q?[b]", 0},
+                                 {0, 7, 2, "r?<w>", 0},         {0, 8, 3, "(b != x)", 0},
+                                 {0, 9, 4, "b = b", 0},         {0, 10, 5, "c!!b", 0}};
+    static const int ROWS[][3] = {{0, 1, 2}, {0, 1, 3}, {0, 1, 4}, {0, 1, 5}};
+    nr_model *m = nr_model_new();
+    ck_assert_ptr_nonnull(m);
+    ck_assert_int_eq(nr_model_procs(m, PROCS, 1, SRC_WS, NST), 0);
+    ck_assert_int_eq(nr_model_trans(m, T, 10), 0);
+    ck_assert_int_eq(nr_model_merges(m, ROWS, 4), 0);
+    u_err err = {{0}};
+    static const int FIELDS[] = {1};
+    nr_val_begin(m);
+    nr_val_scope(m, -1, -1, 0);
+    const char *scalars[] = {"now.a[0]", "now.b", "now.c", "now.x", "now.y", "now.z", "now.w"};
+    for (size_t k = 0; k < sizeof scalars / sizeof scalars[0]; k++)
+        nr_val_scalar(m, scalars[k], "byte", -1, 0);
+    nr_val_chan(m, "q", 1, FIELDS, 1);
+    nr_val_chan(m, "r", 2, FIELDS, 1);
+    ck_assert_int_eq(nr_val_end(m, 0, false, false, &err), 0);
+    /* the last statement of the move whose text writes the variable */
+    ck_assert_int_eq(nr_writer_line(m, 0, 0, var_named(m, "b")), 34);
+    ck_assert_int_eq(nr_writer_line(m, 0, 0, var_named(m, "a[0]")), 31);
+    ck_assert_int_eq(nr_writer_line(m, 0, 0, var_named(m, "q")), 32);
+    ck_assert_int_eq(nr_writer_line(m, 0, 0, var_named(m, "r")), 33);
+    ck_assert_int_eq(nr_writer_line(m, 0, 0, var_named(m, "x")), 33);
+    ck_assert_int_eq(nr_writer_line(m, 0, 0, var_named(m, "z")), 33);
+    ck_assert_int_eq(nr_writer_line(m, 0, 0, var_named(m, "y")), 0); /* eval: read */
+    ck_assert_int_eq(nr_writer_line(m, 0, 0, var_named(m, "c")), 0); /* the guard */
+    /* a poll changes nothing; a copying receive its fields, not the channel */
+    ck_assert_int_eq(nr_writer_line(m, 0, 1, var_named(m, "b")), 0);
+    ck_assert_int_eq(nr_writer_line(m, 0, 1, var_named(m, "q")), 0);
+    ck_assert_int_eq(nr_writer_line(m, 0, 2, var_named(m, "w")), 36);
+    ck_assert_int_eq(nr_writer_line(m, 0, 2, var_named(m, "r")), 0);
+    /* a condition with != is no send; b = b is an assignment; !! a sorted send */
+    ck_assert_int_eq(nr_writer_line(m, 0, 3, var_named(m, "b")), 0);
+    ck_assert_int_eq(nr_writer_line(m, 0, 4, var_named(m, "b")), 38);
+    ck_assert_int_eq(nr_writer_line(m, 0, 5, var_named(m, "c")), 39);
+    ck_assert_int_eq(nr_writer_line(m, 0, 9, var_named(m, "b")), 0); /* no such move */
+    nr_model_free(m);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("nearest");
@@ -859,6 +909,7 @@ int main(void)
     tcase_add_test(t, amounts_are_plain_decimal_numbers);
     tcase_add_test(t, assumptions_evaluate_as_promela);
     tcase_add_test(t, merged_statements_follow_pan_m);
+    tcase_add_test(t, a_value_names_the_statement_that_wrote_it);
     suite_add_tcase(s, t);
     SRunner *r = srunner_create(s);
     srunner_run_all(r, CK_NORMAL);
