@@ -1,6 +1,8 @@
 /*
  * nr_model.c - the model as the nearest search sees it: its variables and their
- * values in every recorded state, its transitions' source lines and texts.
+ * values in every recorded state, its transitions' source lines and texts, and what
+ * those texts read and write (nr_reads, nr_writer_line: the slice's data dependences
+ * and the line a value Δ names).
  *
  * pan's glue decodes each state it records with pan's own printing code (c_globals,
  * c_locals, c_chandump, captured: sm_glue.c.inc) and reports its variables here, scope
