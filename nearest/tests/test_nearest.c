@@ -868,25 +868,38 @@ START_TEST(a_value_names_the_statement_that_wrote_it)
     nr_val_chan(m, "q", 1, FIELDS, 1);
     nr_val_chan(m, "r", 2, FIELDS, 1);
     ck_assert_int_eq(nr_val_end(m, 0, false, false, &err), 0);
-    /* the last statement of the move whose text writes the variable */
-    ck_assert_int_eq(nr_writer_line(m, 0, 0, var_named(m, "b")), 34);
-    ck_assert_int_eq(nr_writer_line(m, 0, 0, var_named(m, "a[0]")), 31);
-    ck_assert_int_eq(nr_writer_line(m, 0, 0, var_named(m, "q")), 32);
-    ck_assert_int_eq(nr_writer_line(m, 0, 0, var_named(m, "r")), 33);
-    ck_assert_int_eq(nr_writer_line(m, 0, 0, var_named(m, "x")), 33);
-    ck_assert_int_eq(nr_writer_line(m, 0, 0, var_named(m, "z")), 33);
-    ck_assert_int_eq(nr_writer_line(m, 0, 0, var_named(m, "y")), 0); /* eval: read */
-    ck_assert_int_eq(nr_writer_line(m, 0, 0, var_named(m, "c")), 0); /* the guard */
-    /* a poll changes nothing; a copying receive its fields, not the channel */
-    ck_assert_int_eq(nr_writer_line(m, 0, 1, var_named(m, "b")), 0);
-    ck_assert_int_eq(nr_writer_line(m, 0, 1, var_named(m, "q")), 0);
-    ck_assert_int_eq(nr_writer_line(m, 0, 2, var_named(m, "w")), 36);
-    ck_assert_int_eq(nr_writer_line(m, 0, 2, var_named(m, "r")), 0);
-    /* a condition with != is no send; b = b is an assignment; !! a sorted send */
-    ck_assert_int_eq(nr_writer_line(m, 0, 3, var_named(m, "b")), 0);
-    ck_assert_int_eq(nr_writer_line(m, 0, 4, var_named(m, "b")), 38);
-    ck_assert_int_eq(nr_writer_line(m, 0, 5, var_named(m, "c")), 39);
-    ck_assert_int_eq(nr_writer_line(m, 0, 9, var_named(m, "b")), 0); /* no such move */
+    static const struct {
+        int tid;
+        const char *var;
+        int line; /* 0: no statement of the move writes it */
+    } WANT[] = {
+        /* the last statement of the move whose text writes the variable */
+        {0, "b", 34},
+        {0, "a[0]", 31},
+        {0, "q", 32},
+        {0, "r", 33},
+        {0, "x", 33},
+        {0, "z", 33},
+        {0, "y", 0}, /* eval: read */
+        {0, "c", 0}, /* the guard */
+        /* a poll changes nothing; a copying receive its fields, not the channel */
+        {1, "b", 0},
+        {1, "q", 0},
+        {2, "w", 36},
+        {2, "r", 0},
+        /* a condition with != is no send; b = b is an assignment; !! a sorted send */
+        {3, "b", 0},
+        {4, "b", 38},
+        {5, "c", 39},
+        {9, "b", 0}, /* no such move */
+    };
+    for (size_t k = 0; k < sizeof WANT / sizeof WANT[0]; k++) {
+        uint32_t v = var_named(m, WANT[k].var);
+        ck_assert_uint_ne(v, NR_NONE);
+        ck_assert_msg(nr_writer_line(m, 0, WANT[k].tid, v) == WANT[k].line,
+                      "t_id %d, %s: line %d, not %d", WANT[k].tid, WANT[k].var,
+                      nr_writer_line(m, 0, WANT[k].tid, v), WANT[k].line);
+    }
     nr_model_free(m);
 }
 END_TEST
