@@ -185,9 +185,12 @@ def main(argv):
             else:
                 failed += 1
                 print("FAIL seed %d:\n%s" % (seed, log))
-                dst = os.path.join(fails, "seed%d" % seed)
+                # (a --files model's directory is named after its file: one())
+                name = "seed%d" % seed if seed < 1000000 else \
+                    os.path.basename(files[seed - 1000000])
+                dst = os.path.join(fails, name)
                 shutil.rmtree(dst, ignore_errors=True)
-                src = os.path.join(work, "seed%d" % seed)
+                src = os.path.join(work, name)
                 if os.path.isdir(src):
                     shutil.copytree(src, dst)
                     print("  kept in %s" % dst)

@@ -84,7 +84,23 @@ seeds 1-700, and the seed in brackets is one that rules out the other reading:
      on `(x == 0)`'s line; RICH2 seeds 99, 138, 180, 211, 283, 309, 328, 378,
      408), until the commit "nearest: a value Δ born at a changed action shows
      the line of the side that wrote it" (2026-11-27); a mismatch of that shape
-     is still named "R12" in the message.
+     is still named "R12" in the message.  Since session 18 (2026-11-27,
+     README "Merged statements", *Which of them a Δ names*): within that move,
+     the line of the statement that wrote the variable, the LAST of its
+     statements, first or merged, whose text writes the variable's declared
+     name (an assignment's target; a receive's channel and the variables it
+     stores into; a send's channel: gen.py's subset has no arrays, fields,
+     polls or `q?<x>`); where no text does (a d_step, a process's -end- that
+     makes its locals absent), the move's first statement's line, and the Δ
+     then stands for all the move's lines (R14).  The text decides, not the
+     value (R1 decides only which move wrote it): MERGE seed 80013's x is
+     written by the move `x = x % 3; y = y % 3; x = x; x = y` (lines 25-28),
+     and its value Δ names line 28, not 25.  Hand model m6.pml (hand/, as m7
+     and m8): `if :: z = 1 :: z = 0 fi; atomic { (y == 0); x = 1; x = z;
+     x = x; y = 1 }; assert(x == 0)`: x's value Δ names `x = x`, not
+     `(y == 0)` (before session 18), `x = 1` (the first text that writes x)
+     nor `x = z` (the last statement that changed x's value).  A mismatch
+     where pancause names the move's first line says "R12 before session 18".
  Merged moves (NEAREST_GEN_MERGE models; README "Merged statements", session 17,
  2026-11-27; a step's move is its first statement and the assignments and
  asserts SPIN merged after it inside an atomic sequence, interp.py's tails):
@@ -120,12 +136,17 @@ seeds 1-700, and the seed in brackets is one that rules out the other reading:
      the first statement's reads: pancause's slice had u's Δ, the reference's
      not).
  R14 A step's lines are its first statement's (pancause's JSON `line`) and its
-     merged statements' lines; slice_lines holds all of them for each step taken
-     alike on a chain, each Δ's step (a value Δ's: its origin's step, R12) and a
-     changed action's b step.  A Δ's own `line` stays its step's first line,
-     also where a merged statement wrote the variable (m2.pml: x's value Δ
-     names the line of `(y == 0)`; its slice_lines hold the lines of `x = z`
-     and `y = 1` too).
+     merged statements' lines.  Since session 18 (2026-11-27) slice_lines
+     holds, for each Δ in the slice: a value Δ's writer statement's line
+     (R12), all its move's lines where no text names the writer; a changed
+     action's two steps and a deleted or inserted step, every line of the
+     move (the runs took other moves there, each whole); steps taken alike
+     add the lines of their roles (R16).  Until then every line of each Δ's
+     step and of each step taken alike, and a Δ's `line` its step's first
+     line (m2.pml: x's value Δ named `(y == 0)`'s line and slice_lines had
+     `x = z` and `y = 1` too; now `x = z`'s line alone, from that Δ).
+     m6.pml's slice_lines: both options' lines (the changed action), `x = x`
+     (x's Δ) and nothing else of the atomic move (before: all five lines).
  R15 (not the slice: B of session 17) each step's `merged` list in the JSON is
      its move's tail, in order: the same lines, and texts equal up to blanks and
      parentheses (SPIN prints `x = (y%3)`); absent, not empty, where the move
@@ -134,6 +155,34 @@ seeds 1-700, and the seed in brackets is one that rules out the other reading:
      those run before the violation (m1.pml, `atomic { (y == 0); x = z + 1;
      assert(x < 2); y = 3 }` after another process's `z = 1`: pancause lists
      all three, `y = 3` too, as `spin -t -p` prints it after the failed assert).
+ Roles of steps taken alike (README "Merged statements", session 18,
+ 2026-11-27):
+ R16 A step taken alike adds to slice_lines the lines of the roles in which a
+     chain reaches it, its dependences unchanged (R11, R13): reached as the
+     decision an unaligned step in the slice waited for (its control), its
+     first statement's line; reached as the write, in a, of a variable v that
+     a decision taken alike in the slice read (a send or receive reached so
+     is such a decision too, R11), v's writer statement's line (R12), and its
+     first statement's line too when that statement is a decision (R3: an
+     option, a condition, a send, a receive; a guard whose move wrote v), and
+     every line of the move where no text names v's writer (a d_step).  A
+     step reached in several roles, or as the write of several variables,
+     adds the union; slice_via counts it once.  "When that statement is
+     itself a decision" is read as the first statement (README: "a guard
+     whose move wrote the value"), not the writer: for a send or receive that
+     wrote v itself the two coincide.  Hand models: m7.pml, `atomic { (t ==
+     0); w = 5; v = 1; t = 2 }` in P, `atomic { (v == 1); y = 3 }; end: x = 1`
+     in Q, `(y == 3); assert(x == 0)` in R: b deletes Q's `x = 1`, whose
+     control is Q's atomic move (lines: `(v == 1)` alone, not `y = 3`), and
+     that guard's read of v reaches P's atomic move as v's write (lines:
+     `v = 1` and its guard `(t == 0)`, not `w = 5` nor `t = 2`); m8.pml, the
+     same with P's move `atomic { w = 5; v = 1; w = 6 }`, whose first
+     statement is no decision: `v = 1`'s line alone.  Before session 18 both
+     steps added every line of their moves.
+ Hand models m6-m8 are in hand/ (`batch.py 0 --files hand/*.pml`; m6 and m8
+ run there with pancause's default weights, m7 with random ones; all three
+ were also run by hand with the default weights, and each fails the reading
+ before session 18).
 
 Written before the C agreed: its first runs found four defects in pancause's
 slice, fixed on 2026-11-26 (README "The Δ-slice"): a never claim's violating move
@@ -213,6 +262,49 @@ class Slicer:
         JSON names it) and its merged statements' lines."""
         run, lines = (self.a, self.lines_a) if in_a else (self.b, self.lines_b)
         return [lines[k]] + [st["line"] for st in self.tail(run.steps[k])]
+
+    def text_writes(self, pid, kind, pay, v):
+        """Whether a statement's text writes variable v (R12, session 18): an
+        assignment its target, a receive the fields it stores into and its
+        channel (every receive of gen.py's subset removes its message: no poll
+        `q?[x]`, no `q?<x>`), a send its channel; names resolved in process
+        pid's scope (v is the variable as pancause names it: `P0(0):x` for a
+        local x).  A condition, an else, an assert write nothing; a d_step
+        (its text names no writer: README) is handled by writer_line."""
+        j = self.idx[v]
+        names = set()
+        if kind == "assign":
+            names = {pay[0]}
+        elif kind == "send":
+            names = {pay[0]}
+        elif kind == "recv":
+            names = {pay[0]} | {a[1] for a in pay[1] if a[0] == "var"}
+        return j in self.m.resolve(pid, names)
+
+    def writer_line(self, in_a, k, v):
+        """(line, named): the line of the statement of step k's move (of a, or
+        of b) that wrote v, the last of its statements, first or merged, whose
+        text writes v (R12, session 18), named True; where no text says so (a
+        d_step, a process's -end- making its locals absent), the move's first
+        statement's line, named False: the Δ then stands for all the move's
+        lines (R14)."""
+        run, lines = (self.a, self.lines_a) if in_a else (self.b, self.lines_b)
+        x = run.steps[k]
+        t = self.trans(x)
+        if t is None or t[0] == "dstep":
+            return lines[k], False
+        found = lines[k] if self.text_writes(x.pid, t[0], t[1], v) else None
+        for st in self.tail(x):
+            if st["k"] == "assign" and self.text_writes(x.pid, "assign", (st["v"],), v):
+                found = st["line"]
+        return (lines[k], False) if found is None else (found, True)
+
+    def writer_lines(self, in_a, k, v):
+        """The lines a value Δ written by step k adds to slice_lines (R14): its
+        writer statement's line, every line of the move where no text names
+        the writer."""
+        line, named = self.writer_line(in_a, k, v)
+        return [line] if named else self.step_lines(in_a, k)
 
     def decision(self, x):
         """An option, or a statement that may block (R3)."""
@@ -327,11 +419,25 @@ class Slicer:
         return False, j
 
     def line_of(self, d):
-        """A Δ's line: its step's first statement's (R14)."""
+        """A Δ's line (R12): a value Δ's, its writer statement's in its origin's
+        move (the move's first statement's where no text names the writer); any
+        other Δ's, its step's first statement's (a's of a changed action)."""
         st = self.step_of(d)
         if st is None:
             return None
+        if d["kind"] == "value":
+            return self.writer_line(st[0], st[1], d["variable"])[0]
         return (self.lines_a if st[0] else self.lines_b)[st[1]]
+
+    def line_of_first(self, d):
+        """The reading before session 18: a value Δ names its origin's move's first
+        line, also where a merged statement wrote the variable; None where the
+        two readings agree."""
+        st = self.step_of(d)
+        if st is None or d["kind"] != "value":
+            return None
+        line = (self.lines_a if st[0] else self.lines_b)[st[1]]
+        return None if line == self.line_of(d) else line
 
     def line_of_pair_a(self, d):
         """R12's other reading: a value Δ whose origin is a changed action takes
@@ -422,6 +528,10 @@ class Slicer:
             # control, its process's last decision in the run it ran in
             k = self.last_decision(n, d["kind"] == "deleted", d["pid"])
             return out + ([] if k is None else [self.as_node(k, "dec")])
+        # a step taken alike: ("dec", row) reached as an unaligned step's control,
+        # ("wr", (row, variable)) as the write in a of a variable a decision taken
+        # alike read (R16: the role decides its lines, not its dependences)
+        x = x[0] if kind == "wr" else x
         i = self.rows[x][1]
         rd = self.reads(self.a.steps[i])
         # a write reached from a decision: the value Δs of its reads, every statement
@@ -437,7 +547,9 @@ class Slicer:
         for v in sorted(rd):
             for k in range(i - 1, -1, -1):
                 if v in self.writes(self.a, k):
-                    out.append(self.as_node(self.row_of_a[k], "wr"))
+                    n = self.row_of_a[k]
+                    out.append(("d", self.row_delta[n]) if n in self.row_delta else
+                               ("wr", (n, v)))
                     break
         return out
 
@@ -493,17 +605,38 @@ class Slicer:
                 self.why[nd] = parent
                 todo += [(x, nd) for x in self.deps(nd)]
         dl = sorted(x for k, x in self.why if k == "d")
-        steps = sorted({x for k, x in self.why if k != "d"})
-        # every line of each step (R14): a step taken alike's (a's), the step whose
-        # line a Δ names, and b's step of a changed action
+        steps = sorted({x[0] if k == "wr" else x for k, x in self.why if k != "d"})
         lines = set()
-        for n in steps:
-            lines.update(self.step_lines(True, self.rows[n][1]))
+        # a step taken alike adds the lines of the roles in which a chain reaches it
+        # (R16): as an unaligned step's control, its first statement's line; as the
+        # write of v, v's writer statement's line, with the first statement's line
+        # when that is a decision (R3: a guard, an option, a send, a receive), every
+        # line of the move where no text names the writer
+        for k, x in self.why:
+            if k == "dec":
+                lines.add(self.lines_a[self.rows[x][1]])
+            elif k == "wr":
+                n, v = x
+                i = self.rows[n][1]
+                line, named = self.writer_line(True, i, v)
+                if not named:
+                    lines.update(self.step_lines(True, i))
+                    continue
+                lines.add(line)
+                if self.decision(self.a.steps[i]):
+                    lines.add(self.lines_a[i])
+        # each Δ (R14): a value Δ its writer statement's line (every line of the
+        # move where no text names the writer); a changed action's two steps and a
+        # deleted or inserted step, every line of the move
         for x in dl:
             d = self.deltas[x]
             st = self.step_of(d)
-            if st is not None:
-                lines.update(self.step_lines(*st))
+            if st is None:
+                continue
+            if d["kind"] == "value":
+                lines.update(self.writer_lines(st[0], st[1], d["variable"]))
+                continue
+            lines.update(self.step_lines(*st))
             if d["kind"] == "action":
                 lines.update(self.step_lines(False, d["step_b"] - 1))
         lines.discard(None)
@@ -601,6 +734,8 @@ def compare(sl, c):
                 k, sl.line_of(d), cd["line"],
                 " (R12: its origin is a changed action whose b step alone wrote it; "
                 "pancause gives the a step's line)" if sl.line_of_pair_a(d) == cd["line"]
+                else " (R12 before session 18: the writing move's first line, not the line "
+                "of its statement that wrote the variable)" if sl.line_of_first(d) == cd["line"]
                 else ""))
     my_slice = {key(sl.deltas[x]) for x in dl}
     their_slice = {key(c["deltas"][x]) for x in c["slice"]}
