@@ -14,5 +14,12 @@ n=${1:-200}
 seed=${2:-1}
 keep=${TMPDIR:-/tmp}/nearest-oracle-failures/seed$seed
 rm -rf "$keep"
+# with the merged-statement family, first the hand models (hand/*.pml: each separates
+# a reading of README "Merged statements" that generated models rarely do, slice_ref.py
+# R12, R14, R16)
+if [ "${NEAREST_GEN_MERGE:-0}" = 1 ]; then
+    echo "nearest oracle: the hand models hand/*.pml"
+    python3 "$here/batch.py" 0 --files "$here"/hand/*.pml --keep "$keep-hand" || exit 1
+fi
 echo "nearest oracle: $n models from seed $seed (again: $0 $n $seed)"
 exec python3 "$here/batch.py" "$n" "$seed" --keep "$keep"
