@@ -29,8 +29,12 @@
  *     too, and depends, as any aligned pair, on the value Δs among its reads (a
  *     decision, also on its reads' writes as above), not further: the value it wrote
  *     was the same in both runs, so its history is one both runs share.
- * The slice's nodes are the Δs and those steps taken alike (VIA | M position); their
- * lines are the slice's lines.
+ * The slice's nodes are the Δs and those steps taken alike (VIA | M position).  Its
+ * lines: a value Δ's is the statement of its origin's move that wrote the variable
+ * (nr_writer_line; the whole move where no text says); a changed action's and an
+ * unaligned step's, every statement of the move(s); a step taken alike's, those of the
+ * roles in which the slice reaches it (role, via_lines: a decision its first statement,
+ * a write the statement that wrote the value read, with its own guard).
  * The seeds are where the error is avoided: a's violating step (its value Δs and
  * changed action when b executes it too, else its deletion); for a violation of the
  * never claim, the origins of the differing variables the claim's move reads; for an
