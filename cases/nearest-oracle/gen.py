@@ -429,7 +429,8 @@ def lasso_exists(model, g):
 def merges_predicted(pan_m, model):
     """MERGE: whether pan.m merges exactly what promela.merge_chains predicts:
     on each line of an atomic sequence the same moves taking the same number of
-    statements along, and no merge on any other line."""
+    statements along, and no merge on any other line; merged jumps (the end of
+    an if/do option after a chain) do not count (promela.pan_m_chains)."""
     chains = pan_m_chains(pan_m)
     mine = {(p.name, line): ks for p in model.procs for line, ks in p.line_chains.items()}
     for key, ks in chains.items():

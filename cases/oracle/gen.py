@@ -612,7 +612,9 @@ def merges_predicted(text, model):
     """ORACLE_GEN_ATOMIC: whether SPIN accepts the model and its pan.m merges
     exactly what promela.merge_chains predicts: on each line of an atomic
     sequence the same moves taking the same numbers of statements along (the
-    order of pan.m's cases may differ), and no merge on any other line."""
+    order of pan.m's cases may differ), and no merge on any other line; merged
+    jumps (the end of an if/do option after a chain) do not count
+    (promela.pan_m_chains)."""
     tmp = tempfile.mkdtemp(prefix="oracle-gen-")
     try:
         with open(os.path.join(tmp, "model.pml"), "w") as f:

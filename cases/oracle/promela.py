@@ -697,13 +697,19 @@ def merge_chains(body, rendezvous):
 
 
 PAN_M_CASE = re.compile(r"case \d+: // STATE \d+ - [^\n]*?:(\d+) - \[")
-PAN_M_TAKES = re.compile(r"goto P999; /\* (\d+) \*/")
+PAN_M_MERGE = re.compile(r"/\* merge: (.*?)\(\d+, \d+, \d+\) \*/")
 
 
 def pan_m_chains(pan_m):
     """What SPIN's pan.m merged, for the generators' check against merge_chains:
     the processes' moves, {(proctype, line): [how many statements each move on
-    that line takes along (merged), in pan.m's order]}."""
+    that line takes along (merged), in pan.m's order]}.  A merged jump (`.(goto)`,
+    the end of an if/do option; `goto :b0`, a break; `goto L`) is not counted: pan
+    merges the jumps that follow a chain's last statement (`do :: atomic { (b); y
+    = 1 } od` takes `y = 1` and `.(goto)`), which moves the process where the
+    interpreters' compiled jump already puts it (they make no step of a jump), and
+    `spin -t -p` leaves them out as pancause does.  Anything merged after such a
+    jump (a local assignment after the if/do) still counts."""
     out = {}
     parts = re.split(r"/\* (PROC|CLAIM) ", pan_m)
     for kind, part in zip(parts[1::2], parts[2::2]):
@@ -712,8 +718,10 @@ def pan_m_chains(pan_m):
         name = part.split()[0]
         cases = PAN_M_CASE.split(part)
         for k in range(1, len(cases), 2):
-            m = PAN_M_TAKES.search(cases[k + 1])
-            out.setdefault((name, int(cases[k])), []).append(int(m.group(1)) if m else 0)
+            body = cases[k + 1]
+            taken = [t for t in PAN_M_MERGE.findall(body)
+                     if not (t.startswith(".(goto)") or t.startswith("goto "))]
+            out.setdefault((name, int(cases[k])), []).append(len(taken))
     return out
 
 
