@@ -46,7 +46,9 @@ channels (the first channel of an `ltl` model is one), half the hazards an
 
 NEAREST_GEN_MERGE=1 (implies RICH2; RICH2's models stay what they were): an
 atomic sequence's later statements may also be assignments and asserts, which
-SPIN merges into the move before them (promela.merge_chains says when); such a
+SPIN merges into the move before them (promela.merge_chains says when: after a
+guard, a receive or another assignment, and after a send when the model declares
+no rendezvous channel, since session 18; before, those were discarded); such a
 model is kept when pan.m merges exactly what interp.py predicts, line by line
 (merges_predicted), and resets no dead local.  About one model in four then had
 a merged move (37 of seeds 1-150), some with an assert in the merged part, and
@@ -196,7 +198,8 @@ class Gen:
     def merge_rest(self, vs, w):
         """MERGE: a later statement of an atomic sequence: a channel operation, a
         guard, an assignment or an assert (the last two pan merges into the
-        statement before them unless that is a send: promela.merge_chains)."""
+        statement before them, a send too in a model without rendezvous channels,
+        unless they are labelled: promela.merge_chains)."""
         r = self.r.random()
         if r < 0.3 and self.chans:
             return self.chan_op(vs, w)
@@ -426,7 +429,8 @@ def lasso_exists(model, g):
 def merges_predicted(pan_m, model):
     """MERGE: whether pan.m merges exactly what promela.merge_chains predicts:
     on each line of an atomic sequence the same moves taking the same number of
-    statements along, and no merge on any other line."""
+    statements along, and no merge on any other line; merged jumps (the end of
+    an if/do option after a chain) do not count (promela.pan_m_chains)."""
     chains = pan_m_chains(pan_m)
     mine = {(p.name, line): ks for p in model.procs for line, ks in p.line_chains.items()}
     for key, ks in chains.items():

@@ -51,8 +51,11 @@ on inside; a send that no receive can take is no step, so an atomic sequence
 blocked at one loses atomicity there), channel operations opening if/do
 options, and never claims with rendezvous channels (the claim does not move
 mid-handshake).  NEAREST_GEN_MERGE: SPIN's statement merging inside atomic
-sequences (promela.merge_chains: a statement other than a send takes the assignments
-and asserts right after it into its move, Automaton.tails; the first statement
+sequences (promela.merge_chains: a guard, a receive, an unlabelled assignment or assert,
+and a send in a model that declares no rendezvous channel take the unlabelled
+assignments and asserts right after them into their move, Automaton.tails; a send
+heading a move is a buffered one, enabled while its channel is not full, and the
+tail runs after it has appended its message; the first statement
 decides whether the move runs, and which of the move's reads count where is
 slice_ref.py's R13: until session 17 only the first statement's, as pancause
 then read a merged transition; a step's lines are the first statement's and
@@ -96,8 +99,9 @@ class Automaton:
     trans[loc] = list of (kind, payload, dst, lines), lines = the source lines
     SPIN may print for the step (a d_step: its own and its first statement's)."""
 
-    def __init__(self, name, body):
+    def __init__(self, name, body, rendezvous):
         self.name = name
+        self.rendezvous = rendezvous  # the model declares a rendezvous channel (merge_chains)
         self.trans, self.labels, self.gotos = [], [], {}
         self.inner = set()  # locations inside an atomic sequence (after its first statement)
         # SPIN's statement merging inside atomic sequences (merge_chains): (loc, k) -> the
@@ -191,7 +195,7 @@ class Automaton:
                         raise PromelaError("line %d: only unlabelled basic statements inside "
                                            "atomic" % inner["line"])
                 first = len(self.trans)
-                body = merge_chains(st["body"])
+                body = merge_chains(st["body"], self.rendezvous)
                 for x in body:  # keyed by each move's own line (its first statement's)
                     self.line_chains.setdefault(x["line"], []).append(
                         len(x["tail"]) if x["k"] == "chain" else 0)
@@ -266,7 +270,8 @@ class Model:
                 inits.append(store(ty, init))
             self.scopes.append(scope)
             self.local_slots.append(tuple(mine))
-        self.procs = [Automaton(p["name"], p["body"]) for p in spec["procs"]]
+        rendezvous = any(cap == 0 for cap, _ in self.chans.values())
+        self.procs = [Automaton(p["name"], p["body"], rendezvous) for p in spec["procs"]]
         for pid, p in enumerate(self.procs):  # channel operations fit their channels
             for trs in p.trans:
                 for kind, pay, _, _ in trs:

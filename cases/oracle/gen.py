@@ -66,7 +66,9 @@ CHAN = os.environ.get("ORACLE_GEN_CHAN") == "1"
 # block midway (a guard waiting on another process, a full channel, a
 # rendezvous nobody takes) and lose atomicity there.  A model is kept only
 # when SPIN's pan.m merges exactly what promela.merge_chains predicts and
-# nothing else (merges_predicted).  Without it the draws, and so the default
+# nothing else (merges_predicted): the unlabelled assignments and asserts after
+# a guard, a receive or an assignment, and after a send in a model that
+# declares no rendezvous channel.  Without it the draws, and so the default
 # and ORACLE_GEN_CHAN models, are exactly those of before.
 ATOMIC = os.environ.get("ORACLE_GEN_ATOMIC") == "1"
 CHAN = CHAN or ATOMIC
@@ -345,7 +347,10 @@ class Gen:
         """An atomic sequence (ORACLE_GEN_ATOMIC): its statements' kinds, drawn
         from the shapes of BEEM's brp.1 and friends; an assignment or assert
         right after a guard, receive or assignment is merged by SPIN into that
-        move (so it carries no label: it is no location of its own)."""
+        move (so it carries no label: it is no location of its own).  One right
+        after a send keeps its chance of a label: unlabelled, SPIN merges it
+        into the send's move in a model without rendezvous channels
+        (promela.merge_chains), labelled it stays a move of its own."""
         r = self.rng
         kinds = ["send", "recv"]
         have = {k for _, k in self.my_roles}
@@ -607,7 +612,9 @@ def merges_predicted(text, model):
     """ORACLE_GEN_ATOMIC: whether SPIN accepts the model and its pan.m merges
     exactly what promela.merge_chains predicts: on each line of an atomic
     sequence the same moves taking the same numbers of statements along (the
-    order of pan.m's cases may differ), and no merge on any other line."""
+    order of pan.m's cases may differ), and no merge on any other line; merged
+    jumps (the end of an if/do option after a chain) do not count
+    (promela.pan_m_chains)."""
     tmp = tempfile.mkdtemp(prefix="oracle-gen-")
     try:
         with open(os.path.join(tmp, "model.pml"), "w") as f:

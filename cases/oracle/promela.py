@@ -502,8 +502,10 @@ class Proc:
     """Control-flow automaton of one proctype: locations 0..n-1, 0 initial,
     END the closing brace; trans[loc] = list of (kind, payload, dst)."""
 
-    def __init__(self, name, body):
+    def __init__(self, name, body, rendezvous):
         self.name = name
+        # whether the model declares a rendezvous channel (merge_chains)
+        self.rendezvous = rendezvous
         self.trans = []
         self.labels = []  # per location: list of label names
         self.lines = []
@@ -618,7 +620,7 @@ class Proc:
                                            "and receives inside atomic" % inner["line"])
                 if self.inner & {src, dst}:
                     raise PromelaError("line %d: nested atomic" % st["line"])
-                body = merge_chains(st["body"])
+                body = merge_chains(st["body"], self.rendezvous)
                 self.line_chains.setdefault(st["line"], []).extend(
                     len(x["tail"]) if x["k"] == "chain" else 0 for x in body)
                 first = len(self.trans)
@@ -648,21 +650,42 @@ class Proc:
 DEAD = -1  # location of a process that executed -end-
 
 
-def merge_chains(body):
+def merge_chains(body, rendezvous):
     """An atomic sequence's statements as SPIN's pan.m moves them (statement
-    merging, on by default; the nearest oracle's interp.py found it, 2026-11-27:
-    `atomic { (z == 0); x = 1; y = 2 }` is one move, `x = 1; q!1; y = 2` three,
-    `q?a; x = a` one, `x = 1; (y > 0)` two): inside an atomic sequence a
-    statement other than a send or a d_step takes the unlabelled assignments and
-    asserts right after it into its own move.  Such a run is one {"k": "chain",
-    "head", "tail"}.  Merging outside atomic sequences (on locals only) is not
-    modelled.  Both oracles' gen.py keep only models whose pan.m merges exactly
-    this (pan_m_chains); both interpreters read it here."""
+    merging, on by default).  rendezvous: whether the model declares a
+    rendezvous channel (any `[0]`, used or not).  Inside an atomic sequence the
+    unlabelled assignments (`v = e`, `v++`, `v--`) and asserts right after a
+    statement H run in H's move when H is
+      * a guard (skip too) or a receive, labelled or not;
+      * a send, labelled or not, on a buffered channel, but only in a model that
+        declares no rendezvous channel at all: SPIN (pangen5.c, since 4.1.3)
+        merges after no send as soon as the model has one, whatever channel the
+        send is on (`q!1; y = 2` on `q = [1]` is one move, two when a `chan r =
+        [0]` is declared anywhere);
+      * an unlabelled assignment or assert itself: a run of two or more of them
+        is one move, headed by its first (after a labelled one, or after a
+        statement that takes none along, the run that follows is a move of its
+        own: `(b); L: y = 2; z = 3; c = 0` is `(b)`, `L: y = 2`, `z = 3; c = 0`).
+    A labelled assignment or assert takes nothing along and is taken by nothing;
+    a d_step is not in an atomic sequence.  Evidence (spin -a, pan.m's `/*
+    merge: */` lines, 2026-11-28): cases/oracle/README.md "Statement merging".
+    Such a run is one {"k": "chain", "head", "tail"}.  Merging outside atomic
+    sequences (local-only statements; a local assignment right after an atomic
+    sequence, which SPIN merges into its last statement's move) is not modelled.
+    Both oracles' gen.py keep only models whose pan.m merges exactly this
+    (pan_m_chains); both interpreters read it here."""
+    def heads(st):
+        if st["k"] == "chain" or st["k"] in ("expr", "recv"):
+            return True
+        if st["k"] == "send":
+            return not rendezvous
+        return st["k"] in ("assign", "assert") and not st["labels"]
+
     out = []
     for st in body:
         prev = out[-1] if out else None
         if prev is not None and st["k"] in ("assign", "assert") and not st["labels"] and \
-                prev["k"] not in ("send", "dstep"):
+                heads(prev):
             if prev["k"] == "chain":
                 prev["tail"].append(st)
             else:
@@ -674,13 +697,19 @@ def merge_chains(body):
 
 
 PAN_M_CASE = re.compile(r"case \d+: // STATE \d+ - [^\n]*?:(\d+) - \[")
-PAN_M_TAKES = re.compile(r"goto P999; /\* (\d+) \*/")
+PAN_M_MERGE = re.compile(r"/\* merge: (.*?)\(\d+, \d+, \d+\) \*/")
 
 
 def pan_m_chains(pan_m):
     """What SPIN's pan.m merged, for the generators' check against merge_chains:
     the processes' moves, {(proctype, line): [how many statements each move on
-    that line takes along (merged), in pan.m's order]}."""
+    that line takes along (merged), in pan.m's order]}.  A merged jump (`.(goto)`,
+    the end of an if/do option; `goto :b0`, a break; `goto L`) is not counted: pan
+    merges the jumps that follow a chain's last statement (`do :: atomic { (b); y
+    = 1 } od` takes `y = 1` and `.(goto)`), which moves the process where the
+    interpreters' compiled jump already puts it (they make no step of a jump), and
+    `spin -t -p` leaves them out as pancause does.  Anything merged after such a
+    jump (a local assignment after the if/do) still counts."""
     out = {}
     parts = re.split(r"/\* (PROC|CLAIM) ", pan_m)
     for kind, part in zip(parts[1::2], parts[2::2]):
@@ -689,8 +718,10 @@ def pan_m_chains(pan_m):
         name = part.split()[0]
         cases = PAN_M_CASE.split(part)
         for k in range(1, len(cases), 2):
-            m = PAN_M_TAKES.search(cases[k + 1])
-            out.setdefault((name, int(cases[k])), []).append(int(m.group(1)) if m else 0)
+            body = cases[k + 1]
+            taken = [t for t in PAN_M_MERGE.findall(body)
+                     if not (t.startswith(".(goto)") or t.startswith("goto "))]
+            out.setdefault((name, int(cases[k])), []).append(len(taken))
     return out
 
 
@@ -768,7 +799,8 @@ class Model:
                 inits.append(store(ty, init))
             self.scopes.append(scope)
             self.local_slots.append(tuple(mine))
-        self.procs = [Proc(p["name"], p["body"]) for p in spec["procs"]]
+        rendezvous = any(cap == 0 for _, cap, _ in spec.get("chans", []))
+        self.procs = [Proc(p["name"], p["body"], rendezvous) for p in spec["procs"]]
         # with an atomic sequence, vals ends with one more slot, no variable:
         # the pid of the process holding atomicity, or None (_steps)
         self.atomic = any(p.inner for p in self.procs)
