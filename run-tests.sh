@@ -128,6 +128,8 @@ lane_a() {
     suite "oracle: ${ATOMIC_NARROW_POR_ORACLE_MODELS:-20} models with atomic sequences, narrowing receives and locals, POR on = off = oracle" \
         env ORACLE_GEN_ATOMIC=1 ORACLE_GEN_NARROW=1 ORACLE_POR=1 ORACLE_GEN_LOCALS=1 ORACLE_PRUNE_EVERY=1000000 \
         cases/oracle/run.sh "${ATOMIC_NARROW_POR_ORACLE_MODELS:-20}" "$((${ORACLE_SEED:-1} + 22020))"
+    suite "oracle: SPIN's statement merging inside atomic sequences = promela.merge_chains (its experiments, 100 random)" \
+        python3 cases/oracle/mergecheck.py --random 100 "${ORACLE_SEED:-1}"
     suite "explain oracle: ${EXPLAIN_CASES:-1000} random formulas and traces against Definitions 1-4" \
         sh cases/explain-oracle/run.sh "${EXPLAIN_CASES:-1000}" "${ORACLE_SEED:-1}"
     suite "temporal oracle: ${TEMPORAL_ORACLE_N:-100} random instances x 2 relations" \
