@@ -83,7 +83,9 @@ typedef struct {
     size_t nctl;
     uint32_t **cause; /* per M position: the Δs that explain what happened there */
     size_t *ncause;
-    uint32_t *tmp; /* scratch lists */
+    size_t *nfirst; /* per equal pair: cause[pos][0 .. nfirst) are the value Δs its first
+                       statements read (its decision), the rest those only merged ones read */
+    uint32_t *tmp;  /* scratch lists */
     size_t ntmp, tmpcap;
     role *roles; /* the edges into steps taken alike, each with its role */
     size_t nroles, rolecap;
@@ -448,6 +450,7 @@ static void do_pair(walk *w, uint32_t pos, size_t q)
         *ctl = ad;
     } else {
         data_deps(w, r, nr, q, pos, NR_NONE);
+        w->nfirst[pos] = w->ncause[pos];
         data_deps(w, mr, nmr, q, pos, NR_NONE);
         /* a decision both runs take alike held on the values it read in a: it
          * depends on their writes (it is reached only from an unaligned step's control
@@ -753,39 +756,55 @@ static int cmp_int(const void *x, const void *y)
 static int close_slice(walk *w)
 {
     nr_deltas *d = w->d;
-    bool *via = calloc(w->nM + 1, sizeof *via);
-    size_t cap = d->n + w->nM + 1, k = 0;
+    /* a step taken alike is reached as a decision (from a Δ: an unaligned step's
+     * control) or as a write (from a decision's reads, pdep): as a decision it depends
+     * on what its first statements read, as a write on what all its statements read
+     * (README "Merged statements"); so each is visited once per role */
+    enum { AS_DECISION = 1, AS_WRITE = 2 };
+    uint8_t *via = calloc(w->nM + 1, sizeof *via);
+    size_t cap = d->n + 2 * w->nM + 1, k = 0;
     uint32_t *work = malloc(cap * sizeof *work);
-    if (!work || !via) {
+    uint8_t *role_of = malloc(cap * sizeof *role_of);
+    if (!work || !via || !role_of) {
         free(work);
         free(via);
+        free(role_of);
         return -1;
     }
     for (size_t i = 0; i < d->n; i++)
         if (d->d[i].in_slice)
             work[k++] = (uint32_t)i;
     while (k) {
-        uint32_t x = work[--k];
+        k--;
+        uint32_t x = work[k];
         const uint32_t *dep[2];
         size_t ndep[2];
         if (x & VIA) {
             uint32_t pos = x & ~VIA;
-            dep[0] = w->cause[pos], ndep[0] = w->ncause[pos];
+            dep[0] = w->cause[pos];
+            ndep[0] = role_of[k] == AS_WRITE ? w->ncause[pos] : w->nfirst[pos];
             dep[1] = w->pdep[pos], ndep[1] = w->npdep[pos];
         } else {
             dep[0] = d->d[x].dep, ndep[0] = d->d[x].ndep;
             ndep[1] = 0;
         }
+        uint8_t reach = x & VIA ? AS_WRITE : AS_DECISION;
         for (int h = 0; h < 2; h++)
             for (size_t j = 0; j < ndep[h]; j++) {
                 uint32_t y = dep[h][j];
-                bool *in = y & VIA ? &via[y & ~VIA] : &d->d[y].in_slice;
-                if (!*in) {
-                    *in = true;
-                    work[k++] = y;
-                }
+                if (y & VIA) {
+                    if (via[y & ~VIA] & reach)
+                        continue;
+                    via[y & ~VIA] |= reach;
+                } else if (d->d[y].in_slice)
+                    continue;
+                else
+                    d->d[y].in_slice = true;
+                role_of[k] = reach;
+                work[k++] = y;
             }
     }
+    free(role_of);
     free(work);
     size_t lcap = 0;
     for (size_t i = 0; i < d->n; i++) {
@@ -800,7 +819,7 @@ static int close_slice(walk *w)
         }
     }
     for (size_t p = 0; p < w->nM; p++)
-        d->nvia += via[p];
+        d->nvia += via[p] != 0;
     /* a step taken alike names the lines of its roles on the chains that reach it */
     for (size_t q = 0; q < w->nroles; q++) {
         const role *r = &w->roles[q];
@@ -838,10 +857,11 @@ int nr_deltas_build(const cc_graph *g, nr_model *m, const nr_path *a, const nr_f
         w.orig[v] = w.orig_a[v] = w.vopen[v] = NR_NONE;
     w.cause = calloc(w.nM + 1, sizeof *w.cause);
     w.ncause = calloc(w.nM + 1, sizeof *w.ncause);
+    w.nfirst = calloc(w.nM + 1, sizeof *w.nfirst);
     w.pdep = calloc(w.nM + 1, sizeof *w.pdep);
     w.npdep = calloc(w.nM + 1, sizeof *w.npdep);
     w.pnode = malloc((w.nM + 1) * sizeof *w.pnode);
-    if (!w.cause || !w.ncause || !w.pdep || !w.npdep || !w.pnode || w.nM >= VIA)
+    if (!w.cause || !w.ncause || !w.nfirst || !w.pdep || !w.npdep || !w.pnode || w.nM >= VIA)
         goto done;
     for (size_t k = 0; k <= w.nM; k++)
         w.pnode[k] = NR_NONE;
@@ -878,6 +898,7 @@ done:
     free(w.orig_a);
     free(w.cause);
     free(w.ncause);
+    free(w.nfirst);
     free(w.M);
     free(w.orig);
     free(w.vopen);
