@@ -373,6 +373,10 @@ int main(void)
 {
     Suite *s = suite_create("causality");
     TCase *t = tcase_create("analysis");
+    /* graph_fingerprints builds large graphs: under ASan on a loaded 2-core machine it
+     * took longer than Check's default 4 s (CI, 2026-11-27), as other suites' big cases
+     * do */
+    tcase_set_timeout(t, 120);
     tcase_add_test(t, non_occurrence_between);
     tcase_add_test(t, order_not_causal);
     tcase_add_test(t, minimality);
