@@ -56,13 +56,12 @@ typedef struct {
     long i, j;
 } mpos;
 
-/* Why a step taken alike (M position pos) is a node: node `from` reached it as its
- * control (var NR_NONE: pos is a decision an unaligned step waited for), or as the
- * write in a of variable var that `from`, a decision taken alike, read.  The role
- * picks the step's lines in the slice (close_slice). */
+/* A decision taken alike (M position `from`) read variable var, last written in a by
+ * the step taken alike at M position pos: if the decision is in the slice, pos is too,
+ * as that write, and names the line that wrote var (close_slice). */
 typedef struct {
     uint32_t from, pos, var;
-} role;
+} wrote;
 
 typedef struct {
     nr_model *m;
@@ -87,8 +86,8 @@ typedef struct {
                        statements read (its decision), the rest those only merged ones read */
     uint32_t *tmp;  /* scratch lists */
     size_t ntmp, tmpcap;
-    role *roles; /* the edges into steps taken alike, each with its role */
-    size_t nroles, rolecap;
+    wrote *wrote; /* the edges from decisions to writes taken alike, with their variable */
+    size_t nwrote, wrotecap;
     bool oom;
 } walk;
 
@@ -156,17 +155,17 @@ static void add_edge(walk *w, uint32_t x, uint32_t dep)
         add_unique(w, &w->pdep[pos], &w->npdep[pos], dep);
 }
 
-/* Records the role of an edge from node `from` into node to, if to is a step taken
- * alike (else nothing: a Δ names its own lines). */
-static void add_role(walk *w, uint32_t from, uint32_t to, uint32_t var)
+/* Records that the decision at M position from read var, written by node to, if to
+ * is a step taken alike (else nothing: a Δ names its own lines). */
+static void add_wrote(walk *w, uint32_t from, uint32_t to, uint32_t var)
 {
-    if (from == NR_NONE || to == NR_NONE || !(to & VIA))
+    if (to == NR_NONE || !(to & VIA))
         return;
-    if (U_GROW(w->roles, w->rolecap, w->nroles)) {
+    if (U_GROW(w->wrote, w->wrotecap, w->nwrote)) {
         w->oom = true;
         return;
     }
-    w->roles[w->nroles++] = (role){from, to & ~VIA, var};
+    w->wrote[w->nwrote++] = (wrote){from, to & ~VIA, var};
 }
 
 static int push_m(walk *w, int kind, long i, long j)
@@ -454,18 +453,14 @@ static void do_pair(walk *w, uint32_t pos, size_t q)
         data_deps(w, mr, nmr, q, pos, NR_NONE);
         /* a decision both runs take alike held on the values it read in a: it
          * depends on their writes (it is reached only from an unaligned step's control
-         * dependence, or from another decision) */
-        if (is_decision(w->m, sa->proctype, sa->tid)) {
-            uint32_t *ra = NULL;
-            size_t nra = 0;
-            reads_of(w, w->a, x->i, &ra, &nra);
-            for (size_t k = 0; k < nra; k++) {
-                uint32_t to = node_of(w, w->orig_a[ra[k]]);
+         * dependence, or from another decision).  r is what a's first statement reads:
+         * b's is the same statement of the same process */
+        if (is_decision(w->m, sa->proctype, sa->tid))
+            for (size_t k = 0; k < nr; k++) {
+                uint32_t to = node_of(w, w->orig_a[r[k]]);
                 add_edge(w, VIA | pos, to);
-                add_role(w, VIA | pos, to, ra[k]);
+                add_wrote(w, pos, to, r[k]);
             }
-            free(ra);
-        }
         *ctl = NR_NONE;
     }
     free(r);
@@ -498,11 +493,8 @@ static void do_unaligned(walk *w, uint32_t pos)
     w->pnode[pos] = u;
     /* control: the decision of its process that let it reach this step in its run */
     int pid = p->step[k].pid;
-    if (pid >= 0 && pid < 256) {
-        uint32_t c = node_of(w, w->dec[!del][pid]);
-        add_dep(w, u, c);
-        add_role(w, u, c, NR_NONE);
-    }
+    if (pid >= 0 && pid < 256)
+        add_dep(w, u, node_of(w, w->dec[!del][pid]));
     set_decision(w, !del, &p->step[k], pos);
     writes(w, p, k, pos);
 }
@@ -727,16 +719,13 @@ static int move_lines(nr_deltas *d, size_t *cap, const nr_model *m, int line, in
     return 0;
 }
 
-/* The lines a step taken alike (s, a's step) adds to the slice for one role: as a
- * decision (var NR_NONE), its first statement's; as the write of var, the statement
- * that wrote it and, when the move's first statement is a decision, that too (the
- * write happened because its own guard held); every line of the move where no text
- * names the writer.  -1 when out of memory. */
-static int via_lines(nr_deltas *d, size_t *cap, const nr_model *m, const nr_step *s, uint32_t var)
+/* The lines a step taken alike (s, a's step) adds to the slice as the write of var:
+ * the statement that wrote it and, when the move's first statement is a decision,
+ * that too (the write happened because its own guard held); every line of the move
+ * where no text names the writer.  -1 when out of memory. */
+static int write_lines(nr_deltas *d, size_t *cap, const nr_model *m, const nr_step *s, uint32_t var)
 {
     int first = nr_line(m, s->proctype, s->tid);
-    if (var == NR_NONE)
-        return move_lines(d, cap, m, first, -1, 0);
     int wl = nr_writer_line(m, s->proctype, s->tid, var);
     if (wl <= 0)
         return move_lines(d, cap, m, first, s->proctype, s->tid);
@@ -777,12 +766,13 @@ static int close_slice(walk *w)
     while (k) {
         k--;
         uint32_t x = work[k];
+        uint8_t as = role_of[k]; /* read before the pushes below reuse slot k */
         const uint32_t *dep[2];
         size_t ndep[2];
         if (x & VIA) {
             uint32_t pos = x & ~VIA;
             dep[0] = w->cause[pos];
-            ndep[0] = role_of[k] == AS_WRITE ? w->ncause[pos] : w->nfirst[pos];
+            ndep[0] = as == AS_WRITE ? w->ncause[pos] : w->nfirst[pos];
             dep[1] = w->pdep[pos], ndep[1] = w->npdep[pos];
         } else {
             dep[0] = d->d[x].dep, ndep[0] = d->d[x].ndep;
@@ -818,13 +808,21 @@ static int close_slice(walk *w)
             return -1;
         }
     }
-    for (size_t p = 0; p < w->nM; p++)
+    /* a step taken alike names the lines of the roles in which the slice reached it:
+     * as a decision its first statement's; as a write, for each decision in the slice
+     * that read a value it wrote (whose pdep made it AS_WRITE), that value's writer */
+    for (size_t p = 0; p < w->nM; p++) {
         d->nvia += via[p] != 0;
-    /* a step taken alike names the lines of its roles on the chains that reach it */
-    for (size_t q = 0; q < w->nroles; q++) {
-        const role *r = &w->roles[q];
-        bool from_in = r->from & VIA ? via[r->from & ~VIA] : d->d[r->from].in_slice;
-        if (from_in && via[r->pos] && via_lines(d, &lcap, w->m, pos_step(w, r->pos), r->var)) {
+        const nr_step *s = pos_step(w, (uint32_t)p);
+        if ((via[p] & AS_DECISION) &&
+            move_lines(d, &lcap, w->m, nr_line(w->m, s->proctype, s->tid), -1, 0)) {
+            free(via);
+            return -1;
+        }
+    }
+    for (size_t q = 0; q < w->nwrote; q++) {
+        const wrote *r = &w->wrote[q];
+        if (via[r->from] && write_lines(d, &lcap, w->m, pos_step(w, r->pos), r->var)) {
             free(via);
             return -1;
         }
@@ -905,7 +903,7 @@ done:
     free(w.vseen);
     free(w.ctl);
     free(w.tmp);
-    free(w.roles);
+    free(w.wrote);
     return rc;
 }
 

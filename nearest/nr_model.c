@@ -895,22 +895,27 @@ int nr_reads_merged(nr_model *m, int pid, int proctype, int tid, uint32_t **out,
 
 /* ---- which statement of a move writes a variable ---- */
 
-/* Past an identifier at p and its subscripts and fields ("a[i].f"): where it ends. */
-static const char *past_ref(const char *p)
+/* Past the identifier characters at p. */
+static const char *past_ident(const char *p)
 {
     while (isalnum((unsigned char)*p) || *p == '_')
         p++;
+    return p;
+}
+
+/* Past an identifier at p and its subscripts and fields ("a[i].f"): where it ends. */
+static const char *past_ref(const char *p)
+{
+    p = past_ident(p);
     for (;;) {
         if (*p == '[') {
             int depth = 0;
             do
                 depth += (*p == '[') - (*p == ']');
             while (*++p && depth > 0);
-        } else if (*p == '.' && (isalpha((unsigned char)p[1]) || p[1] == '_')) {
-            p++;
-            while (isalnum((unsigned char)*p) || *p == '_')
-                p++;
-        } else
+        } else if (*p == '.' && (isalpha((unsigned char)p[1]) || p[1] == '_'))
+            p = past_ident(p + 1);
+        else
             return p;
     }
 }
@@ -931,15 +936,10 @@ static bool writes_base(const char *t, const char *base)
 {
     if (!isalpha((unsigned char)*t) && *t != '_')
         return false;
-    const char *name_end = t;
-    while (isalnum((unsigned char)*name_end) || *name_end == '_')
-        name_end++;
-    const char *p = past_ref(t);
+    const char *name_end = past_ident(t), *p = past_ref(t);
     while (*p == ' ')
         p++;
-    if (p[0] == '=' && p[1] != '=')
-        return is_name(t, name_end, base);
-    if (p[0] == '!' && p[1] != '=')
+    if ((p[0] == '=' || p[0] == '!') && p[1] != '=') /* an assignment, a send */
         return is_name(t, name_end, base);
     if (p[0] != '?')
         return false;
@@ -959,10 +959,8 @@ static bool writes_base(const char *t, const char *base)
         while (*p == ' ' || *p == ',')
             p++;
         if (isalpha((unsigned char)*p) || *p == '_') {
-            const char *w = p, *we = p;
-            while (isalnum((unsigned char)*we) || *we == '_')
-                we++;
-            if (*we != '(' && is_name(w, we, base))
+            const char *we = past_ident(p);
+            if (*we != '(' && is_name(p, we, base))
                 return true;
         }
         int depth = 0; /* to the next field */
