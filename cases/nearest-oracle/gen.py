@@ -81,7 +81,7 @@ import sys
 import tempfile
 
 from interp import VIOL, Model, PromelaError
-from promela import pan_m_chains  # interp put cases/oracle on the path
+from promela import chains_agree, pan_m_chains  # interp put cases/oracle on the path
 
 MAX_STATES = 1500
 
@@ -439,13 +439,7 @@ def merges_predicted(pan_m, model):
     an if/do option after a chain) do not count (promela.pan_m_chains)."""
     chains = pan_m_chains(pan_m)
     mine = {(p.name, line): ks for p in model.procs for line, ks in p.line_chains.items()}
-    for key, ks in chains.items():
-        if key in mine:
-            if ks != mine[key]:
-                return False
-        elif any(ks):
-            return False
-    return True
+    return chains_agree(chains, mine, ordered=True)
 
 
 def spin_accepts(text, model=None):

@@ -32,7 +32,7 @@ import sys
 import tempfile
 
 from oracle import Oracle
-from promela import Model, pan_m_chains
+from promela import Model, chains_agree, pan_m_chains
 
 # ORACLE_GEN_MAX_STATES lets a longer exploratory run draw bigger models.
 MAX_STATES = int(os.environ.get("ORACLE_GEN_MAX_STATES", "1500"))
@@ -629,13 +629,7 @@ def merges_predicted(text, model):
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     mine = {(p.name, line): ks for p in model.procs for line, ks in p.line_chains.items()}
-    for key, ks in chains.items():
-        if key in mine:
-            if sorted(ks) != sorted(mine[key]):
-                return False
-        elif any(ks):
-            return False
-    return True
+    return chains_agree(chains, mine)
 
 
 def generate(seed):

@@ -25,7 +25,7 @@ import subprocess
 import sys
 import tempfile
 
-from promela import Model, pan_m_chains
+from promela import Model, chains_agree, pan_m_chains
 
 BUF = "chan q = [1] of { byte }; chan r = [2] of { byte };"
 RV = "chan q = [0] of { byte }; chan r = [0] of { byte };"
@@ -100,18 +100,6 @@ def predicted(text):
     return dict(p.line_chains), any(p.trans[loc][k][0] == "send" for loc, k in p.tails)
 
 
-def agree(pan, mine):
-    """As gen.merges_predicted: the same moves per line (in any order), no merge
-    on another line (the -end- move's line has none)."""
-    for line, ks in pan.items():
-        if line in mine:
-            if sorted(ks) != sorted(mine[line]):
-                return False
-        elif any(ks):
-            return False
-    return True
-
-
 def experiment_model(chans, body):
     names = [c.split("=")[0].split()[-1] for c in chans.split(";") if c.strip()]
     return ("%s\nbyte y; byte z; bool b;\nactive proctype P() {\n\t%s\n}\n"
@@ -158,7 +146,7 @@ def main(argv):
             lines = text.split("\n")  # the moves on the atomic sequences' lines
             got = [k for line in sorted(pan) if "atomic" in lines[line - 1] for k in pan[line]]
             mine, _ = predicted(text)
-            if got == want and agree(pan, mine):
+            if got == want and chains_agree(pan, mine):
                 ok += 1
             else:
                 bad += 1
@@ -176,7 +164,7 @@ def main(argv):
                 pan = pan_moves(text, tmp)
                 if pan is None:
                     continue
-                if agree(pan, mine):
+                if chains_agree(pan, mine):
                     ok += 1
                 else:
                     bad += 1

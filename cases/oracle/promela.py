@@ -725,6 +725,21 @@ def pan_m_chains(pan_m):
     return out
 
 
+def chains_agree(pan, mine, ordered=False):
+    """Whether pan.m's moves (pan_m_chains, or one process's {line: [...]})
+    merge exactly what merge_chains predicts (mine, keyed alike): on each
+    predicted line the same moves taking the same numbers along (in pan.m's
+    order when ordered, else in any), and no merge on any other line (the -end-
+    move's line has none).  The generators' and mergecheck.py's one test."""
+    for key, ks in pan.items():
+        if key in mine:
+            if (ks != mine[key]) if ordered else (sorted(ks) != sorted(mine[key])):
+                return False
+        elif any(ks):
+            return False
+    return True
+
+
 class Model:
     """The explicit state graph.
 
