@@ -33,7 +33,7 @@
  * lines: a value Δ's is the statement of its origin's move that wrote the variable
  * (nr_writer_line; the whole move where no text says); a changed action's and an
  * unaligned step's, every statement of the move(s); a step taken alike's, those of the
- * roles in which the slice reaches it (role, via_lines: a decision its first statement,
+ * roles in which the slice reaches it (close_slice, write_lines: a decision its first statement,
  * a write the statement that wrote the value read, with its own guard).
  * The seeds are where the error is avoided: a's violating step (its value Δs and
  * changed action when b executes it too, else its deletion); for a violation of the
