@@ -153,6 +153,8 @@ lane_b() {
     suite "airbag end to end (the paper's five causes)" bash cases/airbag/test.sh
     suite "bad input" bash spin-model/tests/bad-input.sh
     suite "pan without -C is stock pan" bash spin-model/tests/stock.sh
+    suite "pan -C prints each violated property once (stock -c0: one per change)" \
+        bash spin-model/tests/errors.sh
     suite "pan -C puts back what a narrowing receive took (SPIN's unrecv does not)" \
         bash spin-model/tests/unrecv.sh
     suite "limits: depth, memory, budget end with causes so far" bash spin-model/tests/limits.sh

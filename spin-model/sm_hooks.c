@@ -102,7 +102,8 @@ static struct {
     cc_graph *g;
     uint8_t *key; /* a state's key: vector and mode (intern_key) */
     size_t key_cap;
-    char *hazard; /* the first violation pan reported (fault tree, HTML) */
+    char *hazard;   /* the first violation pan reported (fault tree, HTML) */
+    u_intern shown; /* the error messages pan has printed (smh_error_shown) */
     bool truncated, oom, stopped;
     bool mode_lost;     /* BFS matched a state stored in another mode: a node without moves */
     bool claim_skipped; /* BFS: a blocked atomic state the claim never checked */
@@ -855,6 +856,22 @@ void smh_error(const char *msg)
     }
 }
 
+/* -C adds -c0, and pan's uerror prints a line whenever the message differs from the
+ * last one: a model with two assertions that fail in turn printed one line per
+ * violation (readers_writers1 of bench/faults: 103,296 lines before its causes).
+ * Under -C each message is printed the first time only; pan's "errors:" line still
+ * counts them all.  Out of memory, pan prints as stock pan does. */
+int smh_error_shown(const char *msg)
+{
+    if (!live())
+        return 1;
+    bool fresh = true;
+    size_t n = strnlen(msg, 254); /* pan compares the first 254 characters */
+    if (u_intern_put(&rec.shown, msg, n, &fresh) == U_INVALID)
+        return 1;
+    return fresh;
+}
+
 void smh_stats(double states, double matched, int done)
 {
     rec.states = states;
@@ -1018,6 +1035,7 @@ static void release(void)
         rp_prob_free(run.cfg.probs);
     free(rec.key);
     free(rec.hazard);
+    u_intern_free(&rec.shown);
     sm_values_end();
 }
 

@@ -96,6 +96,9 @@ void smh_unrecv_restored(void);
 void smh_noend(bool noend);
 /* pan reports an error (uerror). */
 void smh_error(const char *msg);
+/* Whether pan prints its line for the error msg (it prints only when the message
+ * differs from the last): under -C the first time each message is met. */
+int smh_error_shown(const char *msg);
 /* pan's own counts (states stored and matched) and whether its search ran to the
  * end (pan's `done`: not stopped by -DMEMLIM, out of memory, -Q or a signal). */
 void smh_stats(double states, double matched, int done);
