@@ -790,22 +790,103 @@ static int resolve(const nr_model *m, int pid, const char *w, size_t len, uint32
     return 0;
 }
 
-/* The identifiers of text [p, end) that name variables (not followed by '(': no
- * function or proctype names; not after '.': struct fields).  With lhs the text is a
- * statement: the target of an assignment `v = e` (its first identifier) is written,
- * not read (its subscripts are read), and so are the variables a receive `c?x,y`
- * stores into (only the channel before '?' is read). */
-static int scan_reads(const nr_model *m, int pid, const char *p, const char *end, bool lhs,
-                      uint32_t **out, size_t *n, size_t *cap)
+/* ---- a statement's shape: what it writes, where its parts lie ---- */
+
+/* Past the identifier characters at p. */
+static const char *past_ident(const char *p)
 {
-    const char *target = NULL;
-    if (lhs) {
-        const char *eq = strstr(p, " = "), *rcv = memchr(p, '?', (size_t)(end - p));
-        if (eq && eq < end && (isalpha((unsigned char)*p) || *p == '_'))
-            target = p;
-        if (rcv && (!eq || rcv < eq))
-            end = rcv;
+    while (isalnum((unsigned char)*p) || *p == '_')
+        p++;
+    return p;
+}
+
+/* Past an identifier at p and its subscripts and fields ("a[i].f"): where it ends. */
+static const char *past_ref(const char *p)
+{
+    p = past_ident(p);
+    for (;;) {
+        if (*p == '[') {
+            int depth = 0;
+            do
+                depth += (*p == '[') - (*p == ']');
+            while (*++p && depth > 0);
+        } else if (*p == '.' && (isalpha((unsigned char)p[1]) || p[1] == '_'))
+            p = past_ident(p + 1);
+        else
+            return p;
     }
+}
+
+/* Whether [p, e) is the identifier base. */
+static bool is_name(const char *p, const char *e, const char *base)
+{
+    size_t n = (size_t)(e - p);
+    return strlen(base) == n && !strncmp(p, base, n);
+}
+
+/* Statement texts as pan.t writes them (`spin -t -p` prints the same): a condition
+ * is parenthesised, so a text that starts with a reference is an assignment `r = e`,
+ * a send `r!e` (`r!!e`), a receive `r?f,...` (`r??`, `r?<...>` copying) or a poll
+ * `r?[...]` (`r??[...]`), r the target or channel; anything else (conditions,
+ * asserts, prints, `r == e` with no parentheses) is SH_OTHER. */
+typedef enum { SH_OTHER, SH_ASSIGN, SH_SEND, SH_RECV, SH_POLL } shape_kind;
+typedef struct {
+    shape_kind kind;
+    const char *name_end; /* the target's or channel's identifier is [t, name_end) */
+    const char *ref_end;  /* ... and with its subscripts and fields, [t, ref_end) */
+    const char *fields;   /* SH_RECV, SH_POLL: the first field ("" for none) */
+    bool copy;            /* SH_RECV: `?<...>`, the message stays in the channel */
+} shape;
+
+static shape shape_of(const char *t)
+{
+    shape sh = {SH_OTHER, t, t, "", false};
+    if (!isalpha((unsigned char)*t) && *t != '_')
+        return sh;
+    sh.name_end = past_ident(t);
+    sh.ref_end = past_ref(t);
+    const char *p = sh.ref_end;
+    while (*p == ' ')
+        p++;
+    if ((p[0] == '=' || p[0] == '!') && p[1] != '=') {
+        sh.kind = p[0] == '=' ? SH_ASSIGN : SH_SEND;
+        return sh;
+    }
+    if (p[0] != '?')
+        return sh;
+    p += p[1] == '?' ? 2 : 1;
+    sh.kind = SH_RECV;
+    if (*p == '[') {
+        sh.kind = SH_POLL;
+        p++;
+    } else if (*p == '<') {
+        sh.copy = true;
+        p++;
+    }
+    sh.fields = p;
+    return sh;
+}
+
+/* The end of the receive field at f: the next comma outside parentheses and
+ * brackets, or the closing '>' / ']' of a copying receive or poll, or the text's end. */
+static const char *field_end(const char *f)
+{
+    int depth = 0;
+    for (; *f; f++) {
+        if (depth == 0 && (*f == ',' || *f == '>' || *f == ']'))
+            return f;
+        depth += (*f == '(' || *f == '[') - (*f == ')' || *f == ']');
+    }
+    return f;
+}
+
+/* The identifiers of text [p, end) that name variables (not followed by '(': no
+ * function or proctype names; not after '.': struct fields), each resolved and
+ * appended once.  skip, when not NULL, is an identifier's start that is not read (an
+ * assignment's target). */
+static int scan_ids(const nr_model *m, int pid, const char *p, const char *end, const char *skip,
+                    uint32_t **out, size_t *n, size_t *cap)
+{
     while (p < end) {
         if (isalpha((unsigned char)*p) || *p == '_') {
             const char *w = p;
@@ -815,7 +896,7 @@ static int scan_reads(const nr_model *m, int pid, const char *p, const char *end
             while (q < end && *q == ' ')
                 q++;
             bool call = q < end && *q == '(';
-            if (w != target && !call && !keyword(w, (size_t)(p - w)) &&
+            if (w != skip && !call && !keyword(w, (size_t)(p - w)) &&
                 resolve(m, pid, w, (size_t)(p - w), out, n, cap))
                 return -1;
         } else if (isdigit((unsigned char)*p)) {
@@ -832,6 +913,37 @@ static int scan_reads(const nr_model *m, int pid, const char *p, const char *end
             p++;
         } else
             p++;
+    }
+    return 0;
+}
+
+/* What statement text t (pan.t's) reads: an assignment everything but its target's
+ * name (its subscripts are read); a receive or poll its channel (with subscripts) and,
+ * of its fields, what an `eval(e)` matches against and a variable's subscripts, not
+ * the variables it stores into; anything else every variable it names (a send its
+ * channel and its values).  The shape is shape_of's, which nr_writer_line's
+ * writes_base reads too, so the two agree on what a statement is. */
+static int scan_reads(const nr_model *m, int pid, const char *t, uint32_t **out, size_t *n,
+                      size_t *cap)
+{
+    shape sh = shape_of(t);
+    const char *end = t + strlen(t);
+    if (sh.kind == SH_ASSIGN)
+        return scan_ids(m, pid, t, end, t, out, n, cap);
+    if (sh.kind != SH_RECV && sh.kind != SH_POLL)
+        return scan_ids(m, pid, t, end, NULL, out, n, cap);
+    if (scan_ids(m, pid, t, sh.ref_end, NULL, out, n, cap))
+        return -1;
+    for (const char *f = sh.fields; *f;) {
+        while (*f == ' ')
+            f++;
+        const char *fe = field_end(f);
+        /* past a leading name: a variable is written (its subscripts are read), and
+         * eval's argument is read; a constant has no name */
+        f = past_ident(f);
+        if (scan_ids(m, pid, f, fe, NULL, out, n, cap))
+            return -1;
+        f = *fe ? fe + 1 : fe;
     }
     return 0;
 }
@@ -875,9 +987,9 @@ int nr_reads(nr_model *m, int pid, int proctype, int tid, uint32_t **out, size_t
     size_t cap = *n;
     if (!strncmp(t, "D_STEP", 6)) {
         const char *end = NULL, *body = dstep_body(m, m->source_path, atoi(t + 6), &end);
-        return body ? scan_reads(m, pid, body, end, false, out, n, &cap) : 0;
+        return body ? scan_ids(m, pid, body, end, NULL, out, n, &cap) : 0;
     }
-    return scan_reads(m, pid, t, t + strlen(t), true, out, n, &cap);
+    return scan_reads(m, pid, t, out, n, &cap);
 }
 
 int nr_reads_merged(nr_model *m, int pid, int proctype, int tid, uint32_t **out, size_t *n)
@@ -887,7 +999,7 @@ int nr_reads_merged(nr_model *m, int pid, int proctype, int tid, uint32_t **out,
     for (size_t k = 0; k < nh; k++) {
         const char *t = m->trans[hop[k]].text;
         size_t cap = *n;
-        if (scan_reads(m, pid, t, t + strlen(t), true, out, n, &cap))
+        if (scan_reads(m, pid, t, out, n, &cap))
             return -1;
     }
     return 0;
@@ -895,79 +1007,32 @@ int nr_reads_merged(nr_model *m, int pid, int proctype, int tid, uint32_t **out,
 
 /* ---- which statement of a move writes a variable ---- */
 
-/* Past the identifier characters at p. */
-static const char *past_ident(const char *p)
-{
-    while (isalnum((unsigned char)*p) || *p == '_')
-        p++;
-    return p;
-}
-
-/* Past an identifier at p and its subscripts and fields ("a[i].f"): where it ends. */
-static const char *past_ref(const char *p)
-{
-    p = past_ident(p);
-    for (;;) {
-        if (*p == '[') {
-            int depth = 0;
-            do
-                depth += (*p == '[') - (*p == ']');
-            while (*++p && depth > 0);
-        } else if (*p == '.' && (isalpha((unsigned char)p[1]) || p[1] == '_'))
-            p = past_ident(p + 1);
-        else
-            return p;
-    }
-}
-
-/* Whether [p, e) is the identifier base. */
-static bool is_name(const char *p, const char *e, const char *base)
-{
-    size_t n = (size_t)(e - p);
-    return strlen(base) == n && !strncmp(p, base, n);
-}
-
-/* Whether statement text t (pan.t's, as `spin -t -p` prints it) writes a variable
- * declared as base: the target of an assignment `base = e` (`base[i] = e`,
- * `base.f = e`), a variable a receive `c?x,y` (`c??x`, `c?<x>`) stores into, or the
- * channel a send or a removing receive changes.  Conditions, asserts, prints and
- * anything whose text starts otherwise write nothing here. */
+/* Whether statement text t writes a variable declared as base: the target of an
+ * assignment `base = e` (`base[i] = e`, `base.f = e`), a variable a receive `c?x,y`
+ * (`c??x`, `c?<x>`) stores into, or the channel a send or a removing receive
+ * changes.  Conditions, polls, asserts, prints and anything else write nothing. */
 static bool writes_base(const char *t, const char *base)
 {
-    if (!isalpha((unsigned char)*t) && *t != '_')
-        return false;
-    const char *name_end = past_ident(t), *p = past_ref(t);
-    while (*p == ' ')
-        p++;
-    if ((p[0] == '=' || p[0] == '!') && p[1] != '=') /* an assignment, a send */
-        return is_name(t, name_end, base);
-    if (p[0] != '?')
-        return false;
-    p++;
-    bool copy = false;
-    if (*p == '?')
-        p++;
-    if (*p == '[')
-        return false; /* a poll: changes nothing */
-    if (*p == '<') {
-        copy = true;
-        p++;
-    }
-    if (!copy && is_name(t, name_end, base))
-        return true;
-    while (*p) { /* the fields: those that are variables are written */
-        while (*p == ' ' || *p == ',')
-            p++;
-        if (isalpha((unsigned char)*p) || *p == '_') {
-            const char *we = past_ident(p);
-            if (*we != '(' && is_name(p, we, base))
+    shape sh = shape_of(t);
+    switch (sh.kind) {
+    case SH_ASSIGN:
+    case SH_SEND:
+        return is_name(t, sh.name_end, base);
+    case SH_RECV:
+        if (!sh.copy && is_name(t, sh.name_end, base))
+            return true;
+        for (const char *f = sh.fields; *f;) {
+            while (*f == ' ')
+                f++;
+            const char *fe = field_end(f), *we = past_ident(f);
+            if (we > f && *we != '(' && is_name(f, we, base))
                 return true;
+            f = *fe ? fe + 1 : fe;
         }
-        int depth = 0; /* to the next field */
-        for (; *p && (depth > 0 || *p != ','); p++)
-            depth += (*p == '(' || *p == '[') - (*p == ')' || *p == ']');
+        return false;
+    default:
+        return false;
     }
-    return false;
 }
 
 int nr_writer_line(const nr_model *m, int proctype, int tid, uint32_t var)

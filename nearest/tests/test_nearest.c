@@ -900,6 +900,32 @@ START_TEST(a_value_names_the_statement_that_wrote_it)
                       "t_id %d, %s: line %d, not %d", WANT[k].tid, WANT[k].var,
                       nr_writer_line(m, 0, WANT[k].tid, v), WANT[k].line);
     }
+    /* what the same texts read (one parser of their shape serves both): a receive
+     * its channel and eval's argument, not the fields it stores into; a poll and a
+     * copying receive alike; an assignment not its target; a send and a condition
+     * everything */
+    static const struct {
+        int tid;
+        bool merged;
+        const char *vars; /* space-separated, in the order the texts name them */
+    } READS[] = {
+        {0, false, "c"},   {0, true, "q b r y a[0]"}, {1, false, "q"},   {2, false, "r"},
+        {3, false, "b x"}, {4, false, "b"},           {5, false, "c b"},
+    };
+    for (size_t k = 0; k < sizeof READS / sizeof READS[0]; k++) {
+        uint32_t *out = NULL;
+        size_t n = 0;
+        int rc = READS[k].merged ? nr_reads_merged(m, 0, 0, READS[k].tid, &out, &n)
+                                 : nr_reads(m, 0, 0, READS[k].tid, &out, &n);
+        ck_assert_int_eq(rc, 0);
+        char got[128] = "";
+        for (size_t i = 0; i < n; i++)
+            snprintf(got + strlen(got), sizeof got - strlen(got), "%s%s", i ? " " : "",
+                     m->var[out[i]].name);
+        ck_assert_msg(!strcmp(got, READS[k].vars), "t_id %d%s reads \"%s\", not \"%s\"",
+                      READS[k].tid, READS[k].merged ? " (merged)" : "", got, READS[k].vars);
+        free(out);
+    }
     nr_model_free(m);
 }
 END_TEST
