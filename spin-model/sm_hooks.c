@@ -1077,6 +1077,9 @@ static size_t budget(void)
 
 void smh_exit(int *status)
 {
+    /* pan's statistics are on stdout, which is fully buffered into a file or a pipe:
+     * flushed first, our messages on stderr follow them there as on a terminal */
+    fflush(stdout);
     if (!rec.g) {
         /* pan stopped before it entered its first state (e.g. "VECTORSZ too small"):
          * there is no graph, so no result; stock pan exits 0 there, -C must not. */

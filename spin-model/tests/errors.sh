@@ -4,6 +4,7 @@
 # fail in turn printed one line per violation before the causes (bench/faults'
 # readers_writers1: 103,296 lines).  ./pan -C and `pancause nearest` print each
 # message once, the first time pan meets it, and pan's "errors:" count is stock's.
+# pancause's own messages (stderr) follow pan's statistics (stdout) in one file.
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 W=$(mktemp -d)
@@ -30,6 +31,12 @@ for v in dfs bfs; do
     check "$v: pan -C prints each message once" cmp -s ../want <(messages out.txt)
     [ $v = dfs ] && check "dfs: pan's error count is stock's ($(errors out.txt))" \
         test "$(errors out.txt)" = "$(errors ../stock.out)"
+    # stdout into a file is fully buffered: pancause's note on stderr (no labels here)
+    # comes after pan's statistics, as on a terminal, not inside them
+    stats=$(grep -n 'unreached in proctype watch_y' out.txt | cut -d: -f1)
+    note=$(grep -n 'has no events' out.txt | cut -d: -f1)
+    check "$v: pancause's note after pan's statistics (lines ${stats:-none}, ${note:-none})" \
+        test "${note:-0}" -gt "${stats:-999999}"
     cd "$W" || exit 1
 done
 "$ROOT/bin/pancause" nearest m.pml >near.out 2>&1
