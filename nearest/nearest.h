@@ -121,7 +121,7 @@ int nr_assume_add(const char **list, int *n, const char *text, u_err *err);
 #define NR_MEMLIM_SHARE 0.75
 
 /* The run around the graph, from the recorder. */
-#define NR_MAX_WHY 8
+#define NR_MAX_WHY 12
 typedef struct {
     const char *model; /* the model's source file (pan.h's PanSource) */
     int claim_type;    /* the never claim's proctype (-1: none): the trail header */

@@ -933,6 +933,32 @@ static void incomplete_reasons(const cc_result *r, rp_run *out)
                 "atomic sequences, then checks only the states after the next move), "
                 "so a violation there may be missed; the depth-first build (make pan "
                 "without BFS=1) gives the complete result");
+    /* the never claim's shape (sm_glue.c.inc's sm_pan_claim_shape) */
+    const char *claim =
+        run.claim_type >= 0 && run.claim_type < run.nproc ? run.procnames[run.claim_type] : "?";
+    static char live_why[640], nondet_why[760];
+    if (run.flags & SMH_LIVE_CLAIM) {
+        snprintf(live_why, sizeof live_why,
+                 "the never claim %s has an accepting state on a cycle (a liveness "
+                 "property): its violations include acceptance cycles, which a safety "
+                 "search does not look for (stock pan needs -a), and a run on which its "
+                 "guess blocks ends looking settled although the system goes on; for the "
+                 "model's assertions and end states alone build without the claim "
+                 "(PANFLAGS=-DNOCLAIM); pancause temporal explains an acceptance cycle",
+                 claim);
+        add_why(out, &n, live_why);
+    }
+    if (run.flags & SMH_NONDET_CLAIM) {
+        snprintf(nondet_why, sizeof nondet_why,
+                 "the never claim %s can be in two states at once on one run (a "
+                 "nondeterministic claim, as SPIN writes for [] (p -> [] !q)): a run on "
+                 "which one of its branches waits counts as good although the other "
+                 "reports the violation, so causes may be marked AMBIGUOUS and their "
+                 "non-occurrences wrong; an assert in the model, or a deterministic never "
+                 "claim, gives the exact result (README \"Known limits\")",
+                 claim);
+        add_why(out, &n, nondet_why);
+    }
     if (run.flags & SMH_APPROX)
         add_why(out, &n,
                 "pan was compiled with bitstate hashing or hash compaction, which may "

@@ -27,7 +27,14 @@ typedef struct {
 
 /* The pan being run: search kind and what pan.c was compiled with. */
 enum { SMH_DFS = 0, SMH_BFS = 1 };
-enum { SMH_APPROX = 1, SMH_HAS_CLAIM = 2, SMH_BFS_RENDEZVOUS = 4, SMH_POR = 8 };
+enum {
+    SMH_APPROX = 1,
+    SMH_HAS_CLAIM = 2,
+    SMH_BFS_RENDEZVOUS = 4,
+    SMH_POR = 8,
+    SMH_LIVE_CLAIM = 16,  /* an accepting state of the claim on a cycle (sm_pan_claim_shape) */
+    SMH_NONDET_CLAIM = 32 /* the claim may be in two states at once (sm_pan_claim_shape) */
+};
 void smh_begin(int search, int flags, const char *const *procnames, const sm_label *labels,
                int nlabels, const char *model);
 /* A proctype/state move of process pid is tried; smh_tried gets do_transit's result.

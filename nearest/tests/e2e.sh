@@ -298,6 +298,17 @@ done
 stock live -a
 refused live "live.pml.trail" "$work/live/live.pml" --trail "$work/live/live.pml.trail"
 grep -qi 'acceptance\|cycle\|liveness' "$work/bad-live/out" && ok || bad "live: reason not given"
+# an assertion's trail in a model with a liveness ltl (spin-model/tests/fixtures): the
+# claim's guesses can end runs that look settled, so the answer is not exact and the
+# JSON names why; built without the claim (PANFLAGS=-DNOCLAIM, which make takes from
+# the environment) the answer is exact
+d="$work/live_claim" && mkdir -p "$d" && cp "$root/spin-model/tests/fixtures/live_claim.pml" "$d/"
+"$pc" nearest "$d/live_claim.pml" --json "$d/o.json" >"$d/out" 2>&1 && ok || bad "live_claim: exit $?"
+check_json "$d/o.json" 'not j["exact"] and any("accepting state on a cycle" in r for r in j["incomplete"])'
+grep -q "INCOMPLETE graph: the never claim always_eventually" "$d/out" && ok || bad "live_claim: no reason in the text"
+PANFLAGS=-DNOCLAIM "$pc" nearest "$d/live_claim.pml" --json "$d/nc.json" >"$d/nc.out" 2>&1 && ok ||
+    bad "live_claim -DNOCLAIM: exit $?"
+check_json "$d/nc.json" 'j["exact"] and j["incomplete"] == []'
 # a trail that is not a trail at all
 printf 'hello\n' >"$work/garbage.trail"
 refused garbage "garbage.trail" "$work/minmax/minmax.pml" --trail "$work/garbage.trail"

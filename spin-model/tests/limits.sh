@@ -3,7 +3,8 @@
 # never with a crash: pan's depth limit (-m), pan running out of memory while it
 # searches (ulimit -v sweep on the airbag model), the analysis running out of memory
 # or budget (krebs.2's histories grow fast; a copy of the BEEM model is kept here),
-# several reasons at once, and the pans whose searches -C cannot vouch for.
+# several reasons at once, the pans whose searches -C cannot vouch for, and never
+# claims whose shape a safety search cannot vouch for.
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 W=$(mktemp -d)
@@ -130,6 +131,44 @@ run 4000000
 sane "bfs_claim_atomic DFS"
 ! grep -q "INCOMPLETE" out.txt && grep -q "1 cause of the hazard" out.txt
 check "bfs_claim_atomic DFS: complete, the hazard found" $?
+
+# the never claim's shape (README "Known limits"): an accepting state on a cycle (a
+# liveness formula: acceptance cycles are no violations a safety search sees), or a
+# claim that can be in two states at once (a good run on which one branch waits):
+# incomplete, with the reason, in text and JSON; SPIN's `[] !x` claims and a
+# hand-written claim that blocks are complete (bfs_claim_atomic above, claim_block)
+claim_reason() { # claim_reason WORDS: the JSON names a reason with those words
+    python3 -c 'import json,sys; sys.exit(not any(sys.argv[1] in r for r in json.load(open("out.json"))["incomplete_reasons"]))' "$1"
+}
+fixture live_claim
+build
+run 4000000
+sane "live_claim"
+grep -q "INCOMPLETE: the never claim always_eventually has an accepting state on a cycle" out.txt &&
+    claim_reason "has an accepting state on a cycle" && grep -q "1 cause of the hazard" out.txt
+check "live_claim: a liveness claim makes it incomplete (text, JSON), the assertion's cause found" $?
+grep -q "PANFLAGS=-DNOCLAIM" out.txt
+check "live_claim: says how to leave the claim out" $?
+build PANFLAGS=-DNOCLAIM
+run 4000000
+sane "live_claim without the claim"
+! grep -q "INCOMPLETE" out.txt && grep -q "1 cause of the hazard" out.txt
+check "live_claim -DNOCLAIM: complete, the same cause" $?
+fixture nondet_claim
+build
+run 4000000
+sane "nondet_claim"
+grep -q "INCOMPLETE: the never claim h can be in two states at once" out.txt &&
+    claim_reason "can be in two states at once" && grep -q "AMBIGUOUS" out.txt
+check "nondet_claim: a claim in two states at once makes it incomplete; the cause is ambiguous" $?
+! claim_reason "accepting state on a cycle"
+check "nondet_claim: no liveness reason for a safety formula" $?
+fixture claim_block
+build
+run 4000000
+sane "claim_block"
+! grep -q "INCOMPLETE" out.txt
+check "claim_block: a hand-written claim that blocks is no reason" $?
 
 echo "limits: $fails failed"
 [ $fails = 0 ]
