@@ -1126,6 +1126,14 @@ void smh_exit(int *status)
                 "spin -t cannot replay. pancause put the message taken back instead: this "
                 "result follows SPIN's semantics (README \"Known limits\").\n",
                 rec.unrecv_restored);
+    if (run.flags & SMH_CLAIM_UNCHECKED)
+        fprintf(stderr,
+                "pancause: note: -A turns off assertions, and the never claim %s checks its "
+                "property with one (SPIN's form for [] p), so pan checks that property no "
+                "more than stock pan -A does: the result concerns the model's other "
+                "violations only\n",
+                run.claim_type >= 0 && run.claim_type < run.nproc ? run.procnames[run.claim_type]
+                                                                  : "?");
     if (run.cfg.nearest_on) {
         nearest_exit(status);
         release(); /* -> DONE */

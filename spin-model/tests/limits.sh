@@ -131,6 +131,9 @@ run 4000000
 sane "bfs_claim_atomic DFS"
 ! grep -q "INCOMPLETE" out.txt && grep -q "1 cause of the hazard" out.txt
 check "bfs_claim_atomic DFS: complete, the hazard found" $?
+run 4000000 -A
+grep -q "note: -A turns off assertions, and the never claim h checks its property with one" err.txt
+check "bfs_claim_atomic DFS -A: a note that -A turns the claim's assert off too" $?
 
 # the never claim's shape (README "Known limits"): an accepting state on a cycle (a
 # liveness formula: acceptance cycles are no violations a safety search sees), or a
