@@ -74,11 +74,12 @@ check "krebs.2 --budget: the hazard is reachable, even though no cause was found
 ! grep -q "not reachable" out.txt
 check "krebs.2 --budget: the text does not call the hazard unreachable" $?
 
-# pan's own limits on -C: parallel searches refused, BFS with rendezvous incomplete
+# pan's own limits on -C: parallel searches and bounded context switching refused, BFS
+# with rendezvous incomplete
 mkdir "$W/needham" && cd "$W/needham" || exit 1
 cp "$ROOT/spin-model/tests/fixtures/needham.1.pml" .
 spin -a needham.1.pml >/dev/null || exit 1
-for f in -DNCORE=2 -DBFS_PAR; do
+for f in -DNCORE=2 -DBFS_PAR -DBCS; do
     make -s -f "$ROOT/Makefile" pan PANFLAGS="$f" >/dev/null 2>&1 || { check "make pan $f" 1; continue; }
     ./pan -C >out.txt 2>&1
     rc=$?
