@@ -522,7 +522,14 @@ int ex_spin_load(const char *spin, const char *model, const char *trail, const c
     long line_of, steps = 0;
     text = u_read_file(trail, NULL, &why);
     if (!text) {
-        ex_errf(err, errlen, "cannot read trail %s", why.msg);
+        /* the default trail missing: the user has not run pan yet; say how */
+        if (deftrail)
+            ex_errf(err, errlen,
+                    "cannot read trail %s (make one: spin -a %s && cc -o pan pan.c && ./pan -a, "
+                    "which writes it when the formula fails; or give --trail FILE)",
+                    why.msg, model);
+        else
+            ex_errf(err, errlen, "cannot read trail %s", why.msg);
         free(deftrail);
         return -1;
     }
