@@ -167,6 +167,12 @@ grep -q "INCOMPLETE: the never claim h can be in two states at once" out.txt &&
 check "nondet_claim: a claim in two states at once makes it incomplete; the cause is ambiguous" $?
 ! claim_reason "accepting state on a cycle"
 check "nondet_claim: no liveness reason for a safety formula" $?
+fixture det_claim
+build
+run 4000000
+sane "det_claim"
+! grep -q "INCOMPLETE\|AMBIGUOUS" out.txt && grep -q "1 cause of the hazard" out.txt
+check "det_claim: the same property as a deterministic claim (else, negated guards): complete, one cause" $?
 fixture claim_block
 build
 run 4000000
