@@ -88,6 +88,18 @@ for f in -DNCORE=2 -DBFS_PAR -DBCS; do
     ./pan -m10000 >/dev/null 2>&1
     check "pan $f: stock pan still runs" $?
 done
+# a trace assertion: pan checks it apart from the moves pancause records (it said
+# complete, 0 causes, before 2026-11-27): refused; stock pan still finds the violation
+mkdir "$W/trace" && cd "$W/trace" || exit 1
+cp "$ROOT/spin-model/tests/fixtures/trace_assert.pml" . && spin -a trace_assert.pml >/dev/null || exit 1
+make -s -f "$ROOT/Makefile" pan >/dev/null 2>&1 || exit 1
+./pan -C >out.txt 2>&1
+rc=$?
+[ $rc = 2 ] && grep -q "trace or notrace assertion" out.txt && ! grep -q "causality checking (" out.txt
+check "trace assertion: -C refused before any search (exit $rc)" $?
+./pan 2>&1 | grep -q "event_trace error"
+check "trace assertion: stock pan finds the violation" $?
+cd "$W/needham" || exit 1
 make -s -f "$ROOT/Makefile" pan BFS=1 >/dev/null 2>&1 || exit 1
 run 4000000
 sane "needham.1 BFS (rendezvous)"
