@@ -880,6 +880,21 @@ static const char *field_end(const char *f)
     return f;
 }
 
+/* The next receive field of *f (a shape's fields, then what this returned last):
+ * its start, leading spaces skipped, with *fe its end; NULL after the last.  *f moves
+ * past the field and its separator.  Both readers of a receive's fields walk them so. */
+static const char *next_field(const char **f, const char **fe)
+{
+    if (!**f)
+        return NULL;
+    const char *s = *f;
+    while (*s == ' ')
+        s++;
+    *fe = field_end(s);
+    *f = **fe ? *fe + 1 : *fe;
+    return s;
+}
+
 /* The identifiers of text [p, end) that name variables (not followed by '(': no
  * function or proctype names; not after '.': struct fields), each resolved and
  * appended once.  skip, when not NULL, is an identifier's start that is not read (an
@@ -934,17 +949,11 @@ static int scan_reads(const nr_model *m, int pid, const char *t, uint32_t **out,
         return scan_ids(m, pid, t, end, NULL, out, n, cap);
     if (scan_ids(m, pid, t, sh.ref_end, NULL, out, n, cap))
         return -1;
-    for (const char *f = sh.fields; *f;) {
-        while (*f == ' ')
-            f++;
-        const char *fe = field_end(f);
+    for (const char *f = sh.fields, *fs, *fe; (fs = next_field(&f, &fe));)
         /* past a leading name: a variable is written (its subscripts are read), and
          * eval's argument is read; a constant has no name */
-        f = past_ident(f);
-        if (scan_ids(m, pid, f, fe, NULL, out, n, cap))
+        if (scan_ids(m, pid, past_ident(fs), fe, NULL, out, n, cap))
             return -1;
-        f = *fe ? fe + 1 : fe;
-    }
     return 0;
 }
 
@@ -1021,13 +1030,10 @@ static bool writes_base(const char *t, const char *base)
     case SH_RECV:
         if (!sh.copy && is_name(t, sh.name_end, base))
             return true;
-        for (const char *f = sh.fields; *f;) {
-            while (*f == ' ')
-                f++;
-            const char *fe = field_end(f), *we = past_ident(f);
-            if (we > f && *we != '(' && is_name(f, we, base))
+        for (const char *f = sh.fields, *fs, *fe; (fs = next_field(&f, &fe));) {
+            const char *we = past_ident(fs);
+            if (we > fs && *we != '(' && is_name(fs, we, base))
                 return true;
-            f = *fe ? fe + 1 : fe;
         }
         return false;
     default:
