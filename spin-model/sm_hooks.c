@@ -819,14 +819,17 @@ void smh_bfs_group_end(void)
 }
 
 /* Remembers the first violation pan reports, named as pan names it. */
+/* The never claim's proctype name, NULL when the model has none. */
+static const char *claim_name(void)
+{
+    return run.claim_type >= 0 && run.claim_type < run.nproc ? run.procnames[run.claim_type] : NULL;
+}
+
 static void note_hazard(const char *msg)
 {
     if (rec.hazard)
         return;
-    const char *claim =
-        mv.try.active && mv.try.claim && run.claim_type >= 0 && run.claim_type < run.nproc
-            ? run.procnames[run.claim_type]
-            : NULL;
+    const char *claim = mv.try.active && mv.try.claim ? claim_name() : NULL;
     rec.hazard = claim ? u_fmt("never claim %s: %s", claim, msg) : u_fmt("%s", msg);
 }
 
@@ -934,8 +937,7 @@ static void incomplete_reasons(const cc_result *r, rp_run *out)
                 "so a violation there may be missed; the depth-first build (make pan "
                 "without BFS=1) gives the complete result");
     /* the never claim's shape (sm_glue.c.inc's sm_pan_claim_shape) */
-    const char *claim =
-        run.claim_type >= 0 && run.claim_type < run.nproc ? run.procnames[run.claim_type] : "?";
+    const char *claim = claim_name() ? claim_name() : "?";
     static char live_why[640], nondet_why[760];
     if (run.flags & SMH_LIVE_CLAIM) {
         snprintf(live_why, sizeof live_why,
@@ -1132,8 +1134,7 @@ void smh_exit(int *status)
                 "property with one (SPIN's form for [] p), so pan checks that property no "
                 "more than stock pan -A does: the result concerns the model's other "
                 "violations only\n",
-                run.claim_type >= 0 && run.claim_type < run.nproc ? run.procnames[run.claim_type]
-                                                                  : "?");
+                claim_name() ? claim_name() : "?");
     if (run.cfg.nearest_on) {
         nearest_exit(status);
         release(); /* -> DONE */
