@@ -153,13 +153,17 @@ check "bfs_claim_atomic DFS -A: a note that -A turns the claim's assert off too"
 # claim that can be in two states at once (a good run on which one branch waits):
 # incomplete, with the reason, in text and JSON; SPIN's `[] !x` claims and a
 # hand-written claim that blocks are complete (bfs_claim_atomic above, claim_block)
+# searched NAME: the fixture built as is, run by pan -C, the report sane
+searched() {
+    fixture "$1"
+    build
+    run 4000000
+    sane "$1"
+}
 claim_reason() { # claim_reason WORDS: the JSON names a reason with those words
     python3 -c 'import json,sys; sys.exit(not any(sys.argv[1] in r for r in json.load(open("out.json"))["incomplete_reasons"]))' "$1"
 }
-fixture live_claim
-build
-run 4000000
-sane "live_claim"
+searched live_claim
 grep -q "INCOMPLETE: the never claim always_eventually has an accepting state on a cycle" out.txt &&
     claim_reason "has an accepting state on a cycle" && grep -q "1 cause of the hazard" out.txt
 check "live_claim: a liveness claim makes it incomplete (text, JSON), the assertion's cause found" $?
@@ -170,25 +174,16 @@ run 4000000
 sane "live_claim without the claim"
 ! grep -q "INCOMPLETE" out.txt && grep -q "1 cause of the hazard" out.txt
 check "live_claim -DNOCLAIM: complete, the same cause" $?
-fixture nondet_claim
-build
-run 4000000
-sane "nondet_claim"
+searched nondet_claim
 grep -q "INCOMPLETE: the never claim h can be in two states at once" out.txt &&
     claim_reason "can be in two states at once" && grep -q "AMBIGUOUS" out.txt
 check "nondet_claim: a claim in two states at once makes it incomplete; the cause is ambiguous" $?
 ! claim_reason "accepting state on a cycle"
 check "nondet_claim: no liveness reason for a safety formula" $?
-fixture det_claim
-build
-run 4000000
-sane "det_claim"
+searched det_claim
 ! grep -q "INCOMPLETE\|AMBIGUOUS" out.txt && grep -q "1 cause of the hazard" out.txt
 check "det_claim: the same property as a deterministic claim (else, negated guards): complete, one cause" $?
-fixture claim_block
-build
-run 4000000
-sane "claim_block"
+searched claim_block
 ! grep -q "INCOMPLETE" out.txt
 check "claim_block: a hand-written claim that blocks is no reason" $?
 
