@@ -105,6 +105,15 @@ uint32_t cc_graph_next(const cc_graph *g, uint32_t e);
 uint32_t cc_graph_target(const cc_graph *g, uint32_t e);
 bool cc_graph_claim(const cc_graph *g, uint32_t e);
 size_t cc_graph_states(const cc_graph *g);
+/* The subset construction of recorded graph g for a never claim that can be in two
+ * states at once (cc_det.c): a state is the set of g's states one run of the model
+ * reaches, one per branch of the claim.  Seals g; the result owns it (freed with it)
+ * and names pan's moves for trails; every reader of a graph reads it as any other.
+ * NULL when out of memory (or g has no root), g then still the caller's.  g must name
+ * pan's moves (CC_G_MOVES) and hold every move of every state pan reached. */
+cc_graph *cc_graph_det(cc_graph *g);
+/* The members of all its states, when d is cc_graph_det's, else 0. */
+size_t cc_graph_det_members(const cc_graph *d);
 size_t cc_graph_edges(const cc_graph *g);
 size_t cc_graph_bytes(const cc_graph *g);
 

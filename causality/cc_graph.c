@@ -80,6 +80,9 @@ void cc_graph_free(cc_graph *g)
     free(g->ev);
     free(g->mv);
     free(g->pool);
+    free(g->mem_start);
+    free(g->mem);
+    cc_graph_free(g->orig);
     free(g);
 }
 
@@ -441,5 +444,6 @@ size_t cc_graph_bytes(const cc_graph *g)
 {
     size_t per_edge = sizeof *g->to + sizeof *g->ev + (g->mv ? sizeof *g->mv : 0);
     return u_intern_bytes(&g->states) + g->key_cap * 4 + g->n * (4 + 1) + g->slot_cap * 16 +
-           g->nedges * per_edge + g->pcap * sizeof(cc_pend);
+           g->nedges * per_edge + g->pcap * sizeof(cc_pend) +
+           (g->orig ? (g->n + 1 + g->mem_start[g->n]) * 4 + cc_graph_bytes(g->orig) : 0);
 }

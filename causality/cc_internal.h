@@ -47,6 +47,10 @@ struct cc_graph {
     uint32_t pfree;
     uint32_t root;
     bool sealed; /* cc_graph_seal ran: the lookup tables are freed */
+    /* cc_graph_det's graph: the recorded graph it was made from (owned), and the
+     * members of each state, mem[mem_start[s] .. mem_start[s + 1]) (cc_det.c) */
+    struct cc_graph *orig;
+    uint32_t *mem_start, *mem;
 };
 
 /* The edges of state s: for (e = cc_first(g, s); e != CC_NONE; e = cc_next(g, e)).
@@ -60,6 +64,14 @@ static inline uint32_t cc_next(const cc_graph *g, uint32_t e)
 {
     return (g->ev[e] & CC_EV_LAST) ? CC_NONE : e + 1;
 }
+
+/* A path of cc_graph_det's graph d from its state root (edges path[0..len), the last
+ * may lead into CC_SINK) as pan's moves of one recorded run that follows it, the
+ * never claim's included; bad_end: the run ends in a bad state (a recorded one:
+ * CC_S_BAD), unless its last move violates.  0 with malloc'd *out, 1 when no recorded
+ * run follows it, -1 when out of memory.  cc_trail.c's trails. */
+int cc_det_steps(const cc_graph *d, uint32_t root, const uint32_t *path, size_t len, bool bad_end,
+                 cc_step **out, size_t *nout);
 
 /* Reverse edges (cc_explore.c's rev_build), kept for the whole analysis: the
  * predecessors of state t are src[start[t] .. start[t + 1]), each source once

@@ -38,28 +38,41 @@ static int tq_push(tr_queue *q, tr_node x)
     return 0;
 }
 
-/* The moves from the root to node k, pan's moves only, in order. */
+/* The moves from the root to node k (then last_edge, unless CC_NONE), pan's moves
+ * only, in order.  On a determinised graph (cc_det.c) the path is one of sets, and
+ * cc_det_steps picks the recorded run, the never claim's moves included, that
+ * follows it. */
 static int unwind(const cc_graph *g, const tr_queue *q, uint32_t k, uint32_t last_edge,
                   cc_step **out, size_t *nout)
 {
     size_t len = last_edge != CC_NONE;
     for (uint32_t i = k; q->v[i].parent != CC_NONE; i = q->v[i].parent)
         len++;
+    uint32_t *path = malloc((len ? len : 1) * sizeof *path);
     cc_step *s = malloc((len ? len : 1) * sizeof *s);
-    if (!s)
+    if (!path || !s) {
+        free(path);
+        free(s);
         return -1;
+    }
     size_t n = len, m = 0;
-    if (last_edge != CC_NONE) {
-        n--;
-        cc_graph_step(g, last_edge, &s[n].pr, &s[n].tid);
+    if (last_edge != CC_NONE)
+        path[--n] = last_edge;
+    for (uint32_t i = k; q->v[i].parent != CC_NONE; i = q->v[i].parent)
+        path[--n] = q->v[i].edge;
+    if (g->orig) {
+        free(s);
+        bool bad_end = last_edge == CC_NONE && (g->flags[q->v[k].state] & CC_S_BAD);
+        int rc = cc_det_steps(g, g->root, path, len, bad_end, out, nout);
+        free(path);
+        return rc;
     }
-    for (uint32_t i = k; q->v[i].parent != CC_NONE; i = q->v[i].parent) {
-        n--;
-        cc_graph_step(g, q->v[i].edge, &s[n].pr, &s[n].tid);
+    for (size_t i = 0; i < len; i++) {
+        cc_graph_step(g, path[i], &s[m].pr, &s[m].tid);
+        if (s[m].pr >= 0)
+            m++;
     }
-    for (size_t i = 0; i < len; i++)
-        if (s[i].pr >= 0)
-            s[m++] = s[i];
+    free(path);
     *out = s;
     *nout = m;
     return 0;

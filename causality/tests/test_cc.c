@@ -169,6 +169,63 @@ START_TEST(claim_closure)
 }
 END_TEST
 
+/* A never claim that guesses (cc_det.c).  After A the claim may wait (s3) or watch
+ * (s4); after B the watching branch violates (s6 -> sink), the waiting one ends
+ * (s7).  Read path by path, the run A B is bad and good at once (ambiguous); with the
+ * branches combined it is bad only, and its trail is the watching branch's moves. */
+static void guessing_claim(void)
+{
+    states(8);
+    ck_assert_int_eq(cc_graph_move(G, st[0], st[1], CC_SILENT, true, 0, 10), 0);
+    ck_assert_int_eq(cc_graph_move(G, st[1], st[2], A, false, 1, 1), 0);
+    ck_assert_int_eq(cc_graph_move(G, st[2], st[3], CC_SILENT, true, 0, 11), 0);
+    ck_assert_int_eq(cc_graph_move(G, st[2], st[4], CC_SILENT, true, 0, 12), 0);
+    ck_assert_int_eq(cc_graph_move(G, st[3], st[5], B, false, 1, 2), 0);
+    ck_assert_int_eq(cc_graph_move(G, st[4], st[6], B, false, 1, 2), 0);
+    ck_assert_int_eq(cc_graph_move(G, st[5], st[7], CC_SILENT, true, 0, 13), 0);
+    ck_assert_int_eq(cc_graph_move(G, st[6], CC_SINK, CC_SILENT, true, 0, 14), 0);
+}
+
+START_TEST(claim_branches)
+{
+    guessing_claim();
+    cc_result *r = run(true);
+    ck_assert_uint_eq(r->ncauses, 1);
+    ck_assert(r->causes[0].ambiguous);
+    cc_result_free(r);
+    cc_graph_free(G);
+
+    guessing_claim();
+    cc_graph *d = cc_graph_det(G);
+    ck_assert_ptr_nonnull(d);
+    /* {0} {1} {2} {3,4} {5,6} {7} */
+    ck_assert_uint_eq(cc_graph_states(d), 6);
+    ck_assert_uint_eq(cc_graph_det_members(d), 8);
+    G = d;
+    r = run(true);
+    ck_assert_uint_eq(r->ncauses, 1);
+    ck_assert(!r->causes[0].ambiguous);
+    ck_assert_uint_eq(r->causes[0].nocc, 2);
+    ck_assert(r->causes[0].ordered[0 * 2 + 1]); /* A before B */
+    uint32_t ev[] = {A - 1, B - 1};
+    cc_step *s;
+    size_t n;
+    ck_assert_int_eq(cc_trail_find(d, r, ev, 2, true, &s, &n), 0);
+    const cc_step want[] = {{0, 10}, {1, 1}, {0, 12}, {1, 2}, {0, 14}};
+    ck_assert_uint_eq(n, 5);
+    for (size_t i = 0; i < n; i++)
+        ck_assert(s[i].pr == want[i].pr && s[i].tid == want[i].tid);
+    free(s);
+    /* the good run A, ending at the claim's turn {2} */
+    ck_assert_int_eq(cc_trail_find(d, r, ev, 1, false, &s, &n), 0);
+    ck_assert_uint_eq(n, 2);
+    ck_assert(s[0].tid == 10 && s[1].pr == 1 && s[1].tid == 1);
+    free(s);
+    cc_result_free(r);
+    cc_graph_free(d); /* and the recorded graph it owns */
+}
+END_TEST
+
 /* A silent choice after A decides the hazard: ambiguous. */
 START_TEST(ambiguity)
 {
@@ -381,6 +438,7 @@ int main(void)
     tcase_add_test(t, order_not_causal);
     tcase_add_test(t, minimality);
     tcase_add_test(t, claim_closure);
+    tcase_add_test(t, claim_branches);
     tcase_add_test(t, ambiguity);
     tcase_add_test(t, uncaused);
     tcase_add_test(t, cycles_terminate);
