@@ -109,6 +109,7 @@ static struct {
     bool claim_skipped; /* BFS: a blocked atomic state the claim never checked */
     bool begun;         /* smh_begin ran: pan entered its first state */
     bool fold;          /* DFS folds the system's turn after a claim move (dfs_fold) */
+    bool det;           /* rec.g is the subset construction of the recorded graph (det_claim) */
     /* smh_unrecv_restored: times SPIN's unrecv would have put back another message */
     double unrecv_restored;
     double states, transitions;
@@ -282,7 +283,9 @@ void smh_begin(int search, int flags, const char *const *procnames, const sm_lab
     run.nlabels = nlabels;
     run.model = model;
     unsigned gflags = (run.cfg.exact ? CC_G_EXACT : 0);
-    if (run.cfg.out.path[RP_TRAILS] || run.cfg.nearest_on)
+    /* a nondeterministic never claim: the analysis reads the graph's subset
+     * construction (causality/cc_det.c), whose groups are pan's moves */
+    if (run.cfg.out.path[RP_TRAILS] || run.cfg.nearest_on || (flags & SMH_NONDET_CLAIM))
         gflags |= CC_G_MOVES;
     rec.g = cc_graph_new(gflags);
     rec.fold = !(gflags & CC_G_MOVES); /* edges that name pan's moves need every turn */
@@ -950,7 +953,7 @@ static void incomplete_reasons(const cc_result *r, rp_run *out)
                  claim);
         add_why(out, &n, live_why);
     }
-    if (run.flags & SMH_NONDET_CLAIM) {
+    if ((run.flags & SMH_NONDET_CLAIM) && !rec.det) {
         snprintf(nondet_why, sizeof nondet_why,
                  "the never claim %s can be in two states at once on one run (a "
                  "nondeterministic claim, as SPIN writes for [] (p -> [] !q)): a run on "
@@ -1103,6 +1106,27 @@ static size_t budget(void)
     return (size_t)(b > SMH_BUDGET_MIN ? b : SMH_BUDGET_MIN);
 }
 
+/* A never claim that can be in two states at once on one run (sm_glue.c.inc's
+ * sm_pan_claim_shape): the analysis reads runs of the model, each with the set of
+ * states its claim can be in (causality/cc_det.c), so that a run violates when one
+ * branch of the claim does, and counts once.  0, or -1 when out of memory. */
+static int det_claim(void)
+{
+    size_t n = cc_graph_states(rec.g);
+    cc_graph *d = cc_graph_det(rec.g);
+    if (!d)
+        return -1;
+    rec.g = d;
+    rec.det = true;
+    fprintf(stderr,
+            "pancause: note: the never claim %s can be in two states at once on one run; "
+            "its branches were combined: %zu recorded states became %zu (a state of the "
+            "model with every state the claim can be in there), so a run violates when "
+            "one branch of the claim does (README \"Never claims\")\n",
+            claim_name() ? claim_name() : "?", n, cc_graph_states(d));
+    return 0;
+}
+
 void smh_exit(int *status)
 {
     /* pan's statistics are on stdout, which is fully buffered into a file or a pipe:
@@ -1165,6 +1189,12 @@ void smh_exit(int *status)
                     .one_thread = run.cfg.one_thread,
                     .names = (const char *const *)names};
     double searched = u_seconds() - run.cfg.start;
+    if (names && (run.flags & SMH_NONDET_CLAIM) && det_claim()) {
+        fprintf(stderr, "pancause: out of memory combining the never claim's branches\n");
+        release();
+        *status = 1;
+        return;
+    }
     cc_result *r = names ? cc_analyse(rec.g, run.nev, &o) : NULL;
     if (!r || report(r, names, searched))
         *status = 1;
