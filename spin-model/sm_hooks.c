@@ -105,11 +105,13 @@ static struct {
     char *hazard;   /* the first violation pan reported (fault tree, HTML) */
     u_intern shown; /* the error messages pan has printed (smh_error_shown) */
     bool truncated, oom, stopped;
-    bool mode_lost;     /* BFS matched a state stored in another mode: a node without moves */
-    bool claim_skipped; /* BFS: a blocked atomic state the claim never checked */
-    bool begun;         /* smh_begin ran: pan entered its first state */
-    bool fold;          /* DFS folds the system's turn after a claim move (dfs_fold) */
-    bool det;           /* rec.g is the subset construction of the recorded graph (det_claim) */
+    bool mode_lost;      /* BFS matched a state stored in another mode: a node without moves */
+    bool claim_skipped;  /* BFS: a blocked atomic state the claim never checked */
+    bool begun;          /* smh_begin ran: pan entered its first state */
+    bool fold;           /* DFS folds the system's turn after a claim move (dfs_fold) */
+    bool det;            /* rec.g is the subset construction of the recorded graph (det_claim) */
+    const char *por_off; /* why the glue switched the reduction off (smh_por_off) */
+    bool por_invalid;    /* pan: "partial order reduction invalid" (an xr/xs breach) */
     /* smh_unrecv_restored: times SPIN's unrecv would have put back another message */
     double unrecv_restored;
     double states, transitions;
@@ -836,10 +838,17 @@ static void note_hazard(const char *msg)
     rec.hazard = claim ? u_fmt("never claim %s: %s", claim, msg) : u_fmt("%s", msg);
 }
 
+void smh_por_off(const char *why)
+{
+    rec.por_off = why;
+}
+
 void smh_error(const char *msg)
 {
     if (!live())
         return;
+    if (strstr(msg, "partial order reduction invalid"))
+        rec.por_invalid = true;                 /* and a violation, as for stock pan */
     if (strncmp(msg, "depth limit", 11) == 0) { /* pan's "depth limit reached" */
         rec.truncated = true;
         return;
@@ -932,6 +941,13 @@ static void incomplete_reasons(const cc_result *r, rp_run *out)
                 "search mode (inside an atomic sequence and outside it) and did not "
                 "expand it again, so it has no moves in the recorded graph; the "
                 "depth-first build (make pan without BFS=1) gives the complete result");
+    if (rec.por_invalid)
+        add_why(out, &n,
+                "pan found a channel declared xr or xs used by another process (its "
+                "\"partial order reduction invalid\" above names the channel): the "
+                "reduction SPIN builds on that declaration is invalid on this model, and "
+                "that error ends runs before the model's own violations; correct the "
+                "declaration, or build with POR=0");
     if (rec.claim_skipped)
         add_why(out, &n,
                 "pan's breadth-first search does not let the never claim check a "
@@ -1152,6 +1168,11 @@ void smh_exit(int *status)
                 "spin -t cannot replay. pancause put the message taken back instead: this "
                 "result follows SPIN's semantics (README \"Known limits\").\n",
                 rec.unrecv_restored);
+    if (rec.por_off)
+        fprintf(stderr,
+                "pancause: note: pan's partial order reduction is off for this model: %s "
+                "(README \"Partial order reduction\")\n",
+                rec.por_off);
     if (run.flags & SMH_CLAIM_UNCHECKED)
         fprintf(stderr,
                 "pancause: note: -A turns off assertions, and the never claim %s checks its "

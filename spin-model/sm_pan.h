@@ -34,7 +34,8 @@ enum {
     SMH_POR = 8,
     SMH_LIVE_CLAIM = 16,     /* an accepting state of the claim on a cycle (sm_pan_claim_shape) */
     SMH_NONDET_CLAIM = 32,   /* the claim may be in two states at once (sm_pan_claim_shape) */
-    SMH_CLAIM_UNCHECKED = 64 /* -A, and the claim checks its property with an assert */
+    SMH_CLAIM_UNCHECKED = 64, /* -A, and the claim checks its property with an assert */
+    SMH_XRXS = 128            /* the model declares xr/xs channels (sm_pan_reduction) */
 };
 void smh_begin(int search, int flags, const char *const *procnames, const sm_label *labels,
                int nlabels, const char *model);
@@ -104,6 +105,9 @@ void smh_unrecv_restored(void);
 void smh_noend(bool noend);
 /* pan reports an error (uerror). */
 void smh_error(const char *msg);
+/* The glue switched pan's partial order reduction off for this model, and why
+ * (sm_glue.c.inc's sm_pan_reduction; a note at the exit). */
+void smh_por_off(const char *why);
 /* Whether pan prints its line for the error msg (it prints only when the message
  * differs from the last): under -C the first time each message is met. */
 int smh_error_shown(const char *msg);

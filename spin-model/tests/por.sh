@@ -4,8 +4,10 @@
 # every event and assert made visible to pan's reduction, the causes (events, orders,
 # non-occurrences, ambiguity, uncaused traces) are those of the unreduced search, DFS
 # and BFS, on models where the reduction bites (BEEM protocols with a few labelled
-# steps, fixtures/por/; airbag), with AC2(2) and without.  A POR build still refuses
-# --nearest, whose answer may be an interleaving the reduction dropped.
+# steps, fixtures/por/; airbag), with AC2(2) and without; and on models where SPIN's own
+# reduction drops runs (fixtures/por/: pids reused after `run`, remote references;
+# fixtures/xrxs/: a broken xr declaration).  A POR build still refuses --nearest,
+# whose answer may be an interleaving the reduction dropped.
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 W=$(mktemp -d)
@@ -34,6 +36,23 @@ for m in "$ROOT"/spin-model/tests/fixtures/por/*.pml "$ROOT/cases/airbag/airbag.
         [ "$(states on.json)" -lt "$(states off.json)" ] && reduced=$((reduced + 1))
     done
 done
+# xr/xs declarations broken by a monitor (fixtures/xrxs/xr_len.pml): the DFS build
+# says INCOMPLETE naming pan's "partial order reduction invalid"; the BFS build, where
+# pan does not check the declarations, makes the channel's operations visible and
+# gives POR=0's cause, complete
+d="$W/xr_len" && mkdir -p "$d" && cd "$d" && cp "$ROOT/spin-model/tests/fixtures/xrxs/xr_len.pml" . &&
+    spin -a xr_len.pml >/dev/null 2>&1 || exit 1
+mk && ./pan -C --json dfs.json >/dev/null 2>&1
+check "xr_len dfs: incomplete, naming the broken xr/xs declaration" python3 -c '
+import json, sys
+j = json.load(open("dfs.json"))
+sys.exit(j["complete"] or not any("xr or xs" in r for r in j["incomplete_reasons"]))'
+mk BFS=1 POR=0 && ./pan -C --json off.json >/dev/null 2>&1 && mk BFS=1 && ./pan -C --json on.json >/dev/null 2>&1
+check "xr_len bfs: the cause of POR=0, complete" same off.json on.json
+check "xr_len bfs: the hazard found" python3 -c '
+import json, sys
+j = json.load(open("on.json"))
+sys.exit(not (j["complete"] and j["hazard"] and len(j["causes"]) == 1))'
 # brp.1 and needham.1 have atomic sequences that can block midway at a rendezvous,
 # where no move into a channel operation is preselected (sm_glue.c.inc,
 # sm_pan_visible): their depth-first searches are not reduced any more
