@@ -32,8 +32,8 @@ enum {
     SMH_HAS_CLAIM = 2,
     SMH_BFS_RENDEZVOUS = 4,
     SMH_POR = 8,
-    SMH_LIVE_CLAIM = 16,     /* an accepting state of the claim on a cycle (sm_pan_claim_shape) */
-    SMH_NONDET_CLAIM = 32,   /* the claim may be in two states at once (sm_pan_claim_shape) */
+    SMH_LIVE_CLAIM = 16,      /* an accepting state of the claim on a cycle (sm_pan_claim_shape) */
+    SMH_NONDET_CLAIM = 32,    /* the claim may be in two states at once (sm_pan_claim_shape) */
     SMH_CLAIM_UNCHECKED = 64, /* -A, and the claim checks its property with an assert */
     SMH_XRXS = 128            /* the model declares xr/xs channels (sm_pan_reduction) */
 };
