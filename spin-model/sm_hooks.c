@@ -838,6 +838,19 @@ static void note_hazard(const char *msg)
     rec.hazard = claim ? u_fmt("never claim %s: %s", claim, msg) : u_fmt("%s", msg);
 }
 
+int smh_label_used(int i)
+{
+    if (!live() || run.cfg.nearest_on || i < 0 || i >= run.nlabels || !run.evid)
+        return 1;
+    int p = proc_index(run.labels[i].proc);
+    if (p < 0 || p == run.claim_type)
+        return 1; /* not a process of the model: the never claim's own labels */
+    for (int pid = 0; pid < run.evid_len[i]; pid++)
+        if (run.evid[i][pid])
+            return 1;
+    return 0;
+}
+
 void smh_por_off(const char *why)
 {
     rec.por_off = why;

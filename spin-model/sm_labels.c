@@ -3,7 +3,8 @@
  *
  * pan.c does not keep the names of user labels, so `make pan` asks SPIN itself:
  * `spin -d model.pml` prints the symbol table, one line per label with the label's
- * state number in its proctype ("label<TAB>Gf<TAB>7<TAB><Gate><TAB>{scope ...}").
+ * state number in its proctype ("label<TAB>Gf<TAB>7<TAB><Gate><TAB>{scope ...}"; inside
+ * an inline the scope names the instance too, "<Gate i1>").
  * These state numbers are the ones pan.c uses for a process's program counter, so a
  * move whose source (proctype, state) carries a label is that event.  The same
  * table's channel lines ("chan<TAB>q<TAB>0<TAB><:global:>...": name, capacity, scope)
@@ -75,7 +76,9 @@ static int add_label(char **f, void *ctx)
     sm_label *l = &x->l[x->n];
     l->label = strdup(f[1]);
     l->state = atoi(f[2]);
-    l->proc = strndup(f[3] + 1, plen - 2);
+    /* a label inside an inline is scoped "<P i1>" (the proctype, then the inline's
+     * instance): the proctype is the first word */
+    l->proc = strndup(f[3] + 1, strcspn(f[3] + 1, " >"));
     if (!l->label || !l->proc) {
         free(l->label);
         free(l->proc);

@@ -105,6 +105,9 @@ void smh_unrecv_restored(void);
 void smh_noend(bool noend);
 /* pan reports an error (uerror). */
 void smh_error(const char *msg);
+/* Whether label i of smh_begin's table named a move pan took (an event); true too
+ * when this pan does not run -C (no note then). */
+int smh_label_used(int i);
 /* The glue switched pan's partial order reduction off for this model, and why
  * (sm_glue.c.inc's sm_pan_reduction; a note at the exit). */
 void smh_por_off(const char *why);

@@ -6,7 +6,9 @@
 # turns off for such claims; POR=0; BFS): complete in text and JSON, no AMBIGUOUS,
 # exactly the expected causes (each worked out by hand in the fixture's comment),
 # the note saying the branches were combined; and every cause's trail, written by
-# --trails, replays in spin -t to the claim's violation.
+# --trails, replays in spin -t to the claim's violation.  nested_until's claim has an
+# accepting state on a cycle that is entered only together with a failing check: no
+# liveness reason either.
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 W=$(mktemp -d)
@@ -60,11 +62,12 @@ exact() {
 }
 
 cd "$W" || exit 1
-cp "$ROOT"/spin-model/tests/fixtures/{nondet_claim,nested_claim,nested_chain,det_claim}.pml .
+cp "$ROOT"/spin-model/tests/fixtures/{nondet_claim,nested_claim,nested_chain,nested_until,det_claim}.pml .
 for build in "" "POR=0" "BFS=1"; do
     exact nondet_claim "$build" "A .& C .& B"
     exact nested_claim "$build" "Pa & Qb"
     exact nested_chain "$build" "Ps .& Qs & Rs" "Qs &< !Qc >& Ps & Rs"
+    exact nested_until "$build" "Ps .& Qs & !Rs ]& Qs" "Qs .& Ps & !Rs ]& Ps"
 done
 
 # A deterministic claim is read as recorded (no note), with the same cause as
