@@ -960,10 +960,6 @@ class Model:
             return False
         return ATOMIC_RUNS_END or not self.holds_atomicity(s)
 
-    @property
-    def has_claim(self):
-        return self.ltl is not None or self.nested is not None
-
     def claim_checks(self, vals):
         """Whether pan's never claim checks the state with these values: not
         while a process holds atomicity, not between a rendezvous' send and
