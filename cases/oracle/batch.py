@@ -34,6 +34,14 @@ oracle; each runs once (with AC2(2)) and must say ``"complete": false`` with
 an ``incomplete_reason`` that names the rendezvous.  Their DFS builds, and
 every build of a model with buffered channels only, are compared as above.
 
+Models with a nested safety formula (ORACLE_GEN_NESTED=1 draws them; given
+files may have them: ``[] ((p) -> [] !(q))``, ``[] ((p) -> ((!(q) U (r)) ||
+[] !(q)))``, README "Nested safety formulas"): their SPIN never claim is
+nondeterministic, and a pan -C that says INCOMPLETE for that (or for any
+reason but the accepted ones: rendezvous or another-mode BFS above, the
+unpruned runs' budget) fails the model, causes equal or not, so that such a
+campaign says whether pan -C is complete and exact on them.
+
 A mismatching model is kept in DIR/seedN/ (default
 $TMPDIR/oracle-failures) with the oracle's and pan's JSON and a repro.sh.
 Prints a diff per failing model, a line counting the unpruned runs
@@ -143,9 +151,15 @@ def load_json(path):
         return None, str(e)
 
 
-def rendezvous_incomplete(got):
-    """A BFS result on a rendezvous model: what pancause must say."""
-    return got.get("complete") is False and "rendezvous" in (got.get("incomplete_reason") or "")
+def rendezvous_incomplete(got, anywhere=False):
+    """A BFS result on a rendezvous model: what pancause must say (its first
+    reason; anywhere: any of them, for a nested formula, whose other reasons
+    are reported apart)."""
+    if got.get("complete") is not False:
+        return False
+    if anywhere:
+        return any("rendezvous" in w for w in reasons(got))
+    return "rendezvous" in (got.get("incomplete_reason") or "")
 
 
 def atomic_mode_incomplete(got):
@@ -160,8 +174,25 @@ def atomic_mode_incomplete(got):
         "another search mode" in w or "let the never claim check" in w for w in why)
 
 
-def budget_hit(got):
-    return got.get("complete") is False and "budget" in (got.get("incomplete_reason") or "")
+def budget_hit(got, strict=False):
+    """An unpruned run stopped at its budget (strict: for that reason alone)."""
+    if got.get("complete") is not False:
+        return False
+    if strict:
+        return all("budget" in w for w in reasons(got))
+    return "budget" in (got.get("incomplete_reason") or "")
+
+
+def reasons(got):
+    return got.get("incomplete_reasons") or [got.get("incomplete_reason") or "?"]
+
+
+def incomplete_line(what, got, same=None):
+    """A nested-formula model: pan -C must give a complete result (same:
+    whether its causes nonetheless equal the oracle's)."""
+    return "  %s: pan says INCOMPLETE on a nested safety formula (a failure%s): %s" % (
+        what, "" if same is None else ", causes %s the oracle's" % ("equal" if same else "differ from"),
+        "; ".join(w if len(w) <= 150 else w[:150] + "..." for w in reasons(got)))
 
 
 def _one(seed, keep, every):
@@ -172,6 +203,8 @@ def _one(seed, keep, every):
         text = generate(seed)
     model = Model(text)
     rendezvous = model.has_rendezvous
+    # a nested safety formula: every incomplete result but the accepted ones fails
+    nested = model.nested is not None
     o = Oracle(model, ac2=True)
     expected = {
         "ac2": o.analyse(),
@@ -209,23 +242,38 @@ def _one(seed, keep, every):
                 pan_json[(bname, rname)] = got
                 if bfs_rv:
                     # not compared: pan's BFS skips interleavings around a rendezvous
-                    if not rendezvous_incomplete(got):
+                    if not rendezvous_incomplete(got, anywhere=nested):
                         report.append("  %s %s: a rendezvous model, but pan's BFS result does not "
                                       "say INCOMPLETE because of it (complete %r, reason %r)"
                                       % (bname, rname, got.get("complete"),
                                          got.get("incomplete_reason")))
+                    elif nested:
+                        # the BFS reasons accepted here; any other fails
+                        other = [w for w in reasons(got) if "rendezvous" not in w
+                                 and not atomic_mode_incomplete(
+                                     {"complete": False, "incomplete_reasons": [w]})]
+                        if other:
+                            report.append(incomplete_line("%s %s" % (bname, rname),
+                                                          {"incomplete_reasons": other}))
                     continue
                 if bname.startswith("bfs") and model.atomic and atomic_mode_incomplete(got):
+                    other = [w for w in reasons(got) if not atomic_mode_incomplete(
+                        {"complete": False, "incomplete_reasons": [w]})]
+                    if nested and other:
+                        report.append(incomplete_line("%s %s" % (bname, rname),
+                                                      {"incomplete_reasons": other}))
                     atomic_bfs_skips.add(bname)
                     continue
                 lines = diff(canon(expected[rname]), canon(got))
-                if got.get("complete") is False:
+                if got.get("complete") is False and nested:
+                    report.append(incomplete_line("%s %s" % (bname, rname), got, not lines))
+                elif got.get("complete") is False:
                     lines.insert(0, "  (pan says the search is incomplete)")
                 if lines:
                     report.append("  %s %s (./pan -w19 -C%s):" % (bname, rname, rflag))
                     report.extend("  " + l for l in lines)
             if bname == "dfs" and (not isinstance(seed, int) or seed % every == 0):
-                nc, ns = unpruned(d, expected, pan_json, report)
+                nc, ns = unpruned(d, expected, pan_json, report, nested)
                 compared += nc
                 skipped += ns
         if report:
@@ -259,6 +307,10 @@ def _one(seed, keep, every):
         # counted by main(): what kind of channels the model has
         if model.atomic and not rendezvous:
             skipped.append("(ATOMIC bfs incomplete)" if atomic_bfs_skips else "(ATOMIC bfs compared)")
+        if nested:
+            skipped.append("(NESTED %s)" % model.nested[0])
+            if any("INCOMPLETE on a nested" in l for l in report):
+                skipped.append("(NESTED incomplete)")
         skipped.append("(CHAN rendezvous)" if rendezvous else
                        "(CHAN buffered)" if model.chans else "(CHAN none)")
         if ("dfs-nopor", "ac2") in pan_json and ("dfs", "ac2") in pan_json:
@@ -273,10 +325,11 @@ def _one(seed, keep, every):
         shutil.rmtree(work, ignore_errors=True)
 
 
-def unpruned(d, expected, pan_json, report):
+def unpruned(d, expected, pan_json, report, nested=False):
     """The NOPRUNE_RUNS in the DFS build's directory d, each compared with the
     oracle and with the pruned run; returns (number compared, names of those
-    skipped at their budget)."""
+    skipped at their budget).  nested (a nested safety formula): a run
+    incomplete for any reason but its budget fails."""
     compared, skipped = 0, []
     for name, opts, base in NOPRUNE_RUNS:
         cmd = "./pan %s -C %s --json %s.json" % (PAN_OPTS, opts, name)
@@ -287,7 +340,11 @@ def unpruned(d, expected, pan_json, report):
             report.append("  dfs %s: %s exited %d: %s" % (name, cmd, rc, why[-600:]))
             continue
         pan_json[("dfs", name)] = got
-        if budget_hit(got):
+        quiet = False  # a nested formula's incomplete run: said once, here
+        if nested and got.get("complete") is False and not budget_hit(got, strict=True):
+            report.append(incomplete_line("dfs %s" % name, got))
+            quiet = True
+        elif budget_hit(got):
             skipped.append(name)
             continue
         compared += 1
@@ -297,7 +354,7 @@ def unpruned(d, expected, pan_json, report):
             against.append(("the pruned run", "pruned", pan_json[("dfs", base)]))
         for what, short, other in against:
             lines = diff(canon(other), mine, names=(short, name))
-            if got.get("complete") is False:
+            if got.get("complete") is False and not quiet:
                 lines.insert(0, "  (pan says the search is incomplete: %s)"
                              % got.get("incomplete_reason"))
             if lines:
@@ -385,6 +442,12 @@ def main(argv):
               "INCOMPLETE (a state matched in another search mode, or one the claim did not check: "
               "not compared, DFS is)"
               % (atom.get("(ATOMIC bfs compared)", 0), atom.get("(ATOMIC bfs incomplete)", 0)))
+    nest = {n: skipped.pop(n) for n in list(skipped) if n.startswith("(NESTED")}
+    if nest:
+        print("nested safety formulas: %d models [] (p -> [] !q), %d [] (p -> (!q U r || [] !q)); "
+              "pan -C said INCOMPLETE (a failure) on %d"
+              % (nest.get("(NESTED after)", 0), nest.get("(NESTED unless)", 0),
+                 nest.get("(NESTED incomplete)", 0)))
     if por:
         off, on = por.get("(POR states off)", 0), por.get("(POR states on)", 0)
         print("partial order reduction: %d models reduced, %d not; DFS stored %d states "

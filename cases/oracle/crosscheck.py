@@ -35,6 +35,13 @@ keeps a global that only a receive writes.  SPIN may print an error and still
 write pan.c ("dubious use of 'else' combined with i/o"): that fails the
 model.
 
+With ORACLE_GEN_NESTED=1 (ltl hazards ``[] ((p) -> [] !(q))`` and ``[] ((p)
+-> ((!(q) U (r)) || [] !(q)))``, README "Nested safety formulas") the hazard
+fact checks the oracle's deterministic monitor against SPIN's own
+(nondeterministic) never claim; pan finds these violations without -a (its
+claim reports them by an assert), and the state count is taken without the
+claim as for every model.
+
 Prints one line per mismatch and finally "N passed, M failed".
 """
 

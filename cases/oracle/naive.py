@@ -11,6 +11,11 @@ and Defs. 9-11 as the README states them are applied with plain set
 operations over all pairs of traces: no pruned search, no automaton over
 traces.  Only the state graph, the violations and the settled states are
 shared with oracle.py (promela.py and TraceDFA's fixpoint).
+
+With ORACLE_GEN_NESTED=1 it also checks, on every path of each acyclic model
+(up to 300,000 path steps), that the one-bit monitor of the nested formula
+(promela.Model) flags exactly the states where the formula read literally
+over the checked states (some i <= j ...) first fails (nested_paths).
 """
 
 import os
@@ -125,12 +130,80 @@ def naive(model, ac2=True):
             "uncaused": [{"trace": list(w)} for w in uncaused]}
 
 
+class TooMany(Exception):
+    pass
+
+
+def literal_violation(kind, seen):
+    """The nested formula read literally over the checked states so far, a
+    list of (p, q, r) truth values, the last one the current state: some i <=
+    j = the last with p at i, q at j (and, for "unless", r false at i .. j)."""
+    j = len(seen) - 1
+    if not seen or not seen[j][1]:
+        return False
+    for i in range(j + 1):
+        if seen[i][0] and (kind == "after" or not any(x[2] for x in seen[i:j + 1])):
+            return True
+    return False
+
+
+def nested_paths(model, limit=300000):
+    """ORACLE_GEN_NESTED: on every path from the initial state up to its first
+    violation, Model.is_bad_state (the one-bit monitor in the state) must say
+    what the literal reading says of the states the claim checks
+    (literal_violation).  Returns the number of mismatches; raises Cyclic or
+    TooMany (more than limit path steps)."""
+    from promela import eval_expr
+    kind, p, q, r = model.nested
+    graph = model.explore()
+    steps = [0]
+    bad_paths = []
+
+    def rec(s, seen, onpath):
+        steps[0] += 1
+        if steps[0] > limit:
+            raise TooMany()
+        if s in onpath:
+            raise Cyclic()
+        locs, vals = s
+        if model.claim_checks(vals):
+            env = model.env(vals)
+            seen = seen + [tuple(bool(eval_expr(e, env)) if e is not None else False
+                                 for e in (p, q, r))]
+        lit = literal_violation(kind, seen) if model.claim_checks(vals) else False
+        if lit != model.is_bad_state(s):
+            bad_paths.append((s, lit))
+            return
+        if lit:
+            return  # the run ends at its first violation
+        onpath.add(s)
+        for ev, t in graph[s]:
+            if t != model.VIOL:
+                rec(t, seen, onpath)
+        onpath.discard(s)
+
+    rec(model.init, [], set())
+    return len(bad_paths)
+
+
 def main(argv):
     n = int(argv[1]) if len(argv) > 1 else 100
     s0 = int(argv[2]) if len(argv) > 2 else 1
     checked = failed = skipped = 0
+    paths = [0, 0]  # nested formulas: monitors checked on every path, models skipped
     for seed in range(s0, s0 + n):
         model = Model(generate(seed))
+        if model.nested is not None:
+            try:
+                nbad = nested_paths(model)
+                checked += 1
+                paths[0] += 1
+                if nbad:
+                    failed += 1
+                    print("seed %d: the monitor and the literal reading of the formula differ "
+                          "at %d states along some path" % (seed, nbad))
+            except (Cyclic, TooMany):
+                paths[1] += 1
         for ac2 in (True, False):
             try:
                 a = naive(model, ac2)
@@ -145,6 +218,9 @@ def main(argv):
                 print("seed %d%s:" % (seed, "" if ac2 else " --no-ac2"))
                 print("\n".join(lines))
     print("(%d cyclic models skipped)" % skipped, file=sys.stderr)
+    if sum(paths):
+        print("(nested formulas: the monitor checked on every path of %d models, %d cyclic or "
+              "with too many paths skipped)" % tuple(paths), file=sys.stderr)
     print("%d passed, %d failed" % (checked - failed, failed))
     return 1 if failed else 0
 

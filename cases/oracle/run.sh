@@ -8,5 +8,9 @@
 # ORACLE_GEN_CHAN=1: models with channels (buffered and rendezvous; about
 # 1.3 s of CPU per model, 100 models in 80 s on 2 idle cores); the BFS build
 # of a rendezvous model must say INCOMPLETE and is not compared (README).
+# ORACLE_GEN_NESTED=1: ltl hazards [] (p -> [] !q) and [] (p -> (!q U r || [] !q)),
+# whose SPIN never claims are nondeterministic; a pan -C result that says
+# INCOMPLETE on them fails the model (README "Nested safety formulas").
+# Combines with the other ORACLE_GEN_* switches (all are read by gen.py).
 here=$(cd "$(dirname "$0")" && pwd)
 exec python3 "$here/batch.py" -j "${ORACLE_JOBS:-2}" "${1:-250}" "${2:-1}"
