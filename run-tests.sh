@@ -26,6 +26,9 @@
 # ATOMIC_NARROW_POR_ORACLE_MODELS (default 20) the same with narrowing receives (seeds
 # ORACLE_SEED + 22020 ..: with the default seed they hold 22034, where the reduction
 # lost a run ending in a blocked atomic sequence);
+# NESTED_ORACLE_MODELS (default 40) models with the nested safety formulas
+# [] (p -> [] !q) and [] (p -> (!q U r || [] !q)), whose never claims guess, over
+# channels and atomic sequences (seeds ORACLE_SEED + 26000 ..);
 # NEAREST_RICH_MODELS (default 60) nearest-oracle
 # models with locals, channels, rendezvous and atomic sequences, DFS builds (seeds
 # ORACLE_SEED + 7000 ..); NEAREST_RICH2_MODELS (default 30) and NEAREST_MERGE_MODELS
@@ -117,6 +120,9 @@ lane_a() {
         cases/oracle/run.sh "${ORACLE_MODELS:-250}" "${ORACLE_SEED:-1}"
     suite "oracle: ${CHAN_ORACLE_MODELS:-80} models with channels, buffered and rendezvous (DFS; BFS must say INCOMPLETE with rendezvous)" \
         env ORACLE_GEN_CHAN=1 cases/oracle/run.sh "${CHAN_ORACLE_MODELS:-80}" "$((${ORACLE_SEED:-1} + 11000))"
+    suite "oracle: ${NESTED_ORACLE_MODELS:-40} models with nested safety formulas (never claims that guess), channels and atomic sequences" \
+        env ORACLE_GEN_NESTED=1 ORACLE_GEN_ATOMIC=1 cases/oracle/run.sh "${NESTED_ORACLE_MODELS:-40}" \
+        "$((${ORACLE_SEED:-1} + 26000))"
     suite "oracle: ${ATOMIC_ORACLE_MODELS:-60} models with atomic sequences over channels (DFS; BFS where complete)" \
         env ORACLE_GEN_ATOMIC=1 cases/oracle/run.sh "${ATOMIC_ORACLE_MODELS:-60}" "$((${ORACLE_SEED:-1} + 15000))"
     suite "oracle: ${POR_ORACLE_MODELS:-30} models with locals, POR on = off = oracle (AC2(2) too)" \
