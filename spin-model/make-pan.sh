@@ -3,7 +3,8 @@
 #
 # Builds ./pan in the current directory from SPIN's generated pan.c:
 #   1. checks that pan.c is SPIN's and that its model source is here;
-#   2. asks SPIN for the model's labels (`spin -d`), the events;
+#   2. asks SPIN for the model's labels (`spin -d`), the events, and checks that they
+#      are pan.c's: `spin -a` again, aside, must give pan.c's states and lines;
 #   3. instruments copies of pan.c and pan.h (pancause-instrument: checked anchors);
 #   4. compiles pan.c untouched (stock pan, main renamed) and the instrumented copy,
 #      with pan's partial order reduction (events and asserts visible to it; POR=0:
@@ -38,8 +39,29 @@ command -v spin >/dev/null || fail "spin is not installed (apt-get install spin)
 W=.pancause
 mkdir -p "$W"
 rm -f "$W"/*.o "$W"/pan.new
-spin -d "$model" > "$W/labels.txt" 2> "$W/spin-d.err" ||
-    fail "'spin -d $model' failed: $(head -c 500 "$W/spin-d.err")"
+# SPINFLAGS: the preprocessor options (-DNAME, -Ipath) pan.c was generated with; spin -d
+# must see the same model.
+SPINFLAGS=$(echo ${SPINFLAGS:-})
+# shellcheck disable=SC2086
+spin $SPINFLAGS -d "$model" > "$W/labels.txt" 2> "$W/spin-d.err" ||
+    fail "'spin $SPINFLAGS -d $model' failed: $(head -c 500 "$W/spin-d.err")"
+# The labels are state numbers of the model spin -d read; pan.c must be of the same
+# model, or every event lands on another statement without a word (a pan.c made with
+# `spin -DNAME -a`, or a model edited after `spin -a`; found by a new user's probe,
+# 2026-11-28).  `spin -a` again, aside, must give pan.c's states and their source lines
+# (SPIN's -o options change neither; file names are left out, as the copy is made with
+# the model's absolute path).
+src_tables() { sed -n '/^short src_ln[0-9]* \[\] = {/,/^};/p' "$1" | sed 's/"[^"]*"//g'; }
+absmodel=$(cd "$(dirname "$model")" && pwd)/$(basename "$model")
+rm -rf "$W/same" && mkdir "$W/same"
+# shellcheck disable=SC2086
+if (cd "$W/same" && spin $SPINFLAGS -a "$absmodel") >/dev/null 2>&1 && [ -f "$W/same/pan.c" ]; then
+    src_tables pan.c > "$W/same/lines.here"
+    src_tables "$W/same/pan.c" > "$W/same/lines.again"
+    cmp -s "$W/same/lines.here" "$W/same/lines.again" ||
+        fail "pan.c is not of $model as spin ${SPINFLAGS:+$SPINFLAGS }reads it now (its states or source lines differ): the model changed since 'spin -a', or pan.c was generated with preprocessor options; run 'spin -a $model' again, or give make pan the same options: SPINFLAGS=\"-DNAME ...\"."
+fi
+rm -rf "$W/same"
 # SPIN reports some model errors (a label on the first statement of an if/do
 # option, which SPIN then drops) but still exits 0 and still writes pan.c; those
 # labels would silently be no events.

@@ -111,6 +111,7 @@ static struct {
     bool fold;           /* DFS folds the system's turn after a claim move (dfs_fold) */
     bool det;            /* rec.g is the subset construction of the recorded graph (det_claim) */
     const char *por_off; /* why the glue switched the reduction off (smh_por_off) */
+    char *fatal;         /* pan's fatal error (smh_fatal), or NULL */
     bool por_invalid;    /* pan: "partial order reduction invalid" (an xr/xs breach) */
     /* smh_unrecv_restored: times SPIN's unrecv would have put back another message */
     double unrecv_restored;
@@ -856,10 +857,21 @@ void smh_por_off(const char *why)
     rec.por_off = why;
 }
 
+void smh_fatal(const char *msg)
+{
+    if (!live() || rec.fatal)
+        return;
+    rec.fatal = u_fmt("%s", msg);
+    if (!rec.fatal)
+        oom();
+}
+
 void smh_error(const char *msg)
 {
     if (!live())
         return;
+    if (rec.fatal && !strcmp(msg, rec.fatal))
+        return; /* pan gave up (smh_fatal): no violation, the reason says so */
     if (strstr(msg, "partial order reduction invalid"))
         rec.por_invalid = true;                 /* and a violation, as for stock pan */
     if (strncmp(msg, "depth limit", 11) == 0) { /* pan's "depth limit reached" */
@@ -940,9 +952,23 @@ static void incomplete_reasons(const cc_result *r, rp_run *out)
     size_t n = 0;
     if (rec.oom || !r || r->oom)
         add_why(out, &n, "out of memory");
-    if (rec.stopped)
+    static char fatal_why[400];
+    if (rec.fatal) {
+        snprintf(fatal_why, sizeof fatal_why,
+                 "pan gave up its search with the error \"%.100s\" (its message above says "
+                 "why; \"VECTORSZ too small\" asks for PANFLAGS=-DVECTORSZ=N): a limit of "
+                 "pan's, not a violation of the model, so it is no hazard",
+                 rec.fatal);
+        add_why(out, &n, fatal_why);
+    } else if (rec.stopped)
         add_why(out, &n,
                 "pan stopped its search early (memory limit, time limit -Q, or an interrupt)");
+    if (run.flags & SMH_HIDDEN)
+        add_why(out, &n,
+                "the model keeps data out of pan's states (a variable declared hidden, or "
+                "c_track data marked UnMatched): runs that differ only there are one state "
+                "to pan, so a cause may join a run that violates with one that does not; "
+                "drop 'hidden' (or track the data Matched) for causality checking");
     if (run.flags & SMH_BFS_RENDEZVOUS)
         add_why(out, &n,
                 "pan's breadth-first search does not explore every interleaving "
@@ -1095,6 +1121,8 @@ static void release(void)
         rp_prob_free(run.cfg.probs);
     free(rec.key);
     free(rec.hazard);
+    free(rec.fatal);
+    rec.fatal = NULL;
     u_intern_free(&rec.shown);
     sm_values_end();
 }

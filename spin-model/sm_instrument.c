@@ -145,6 +145,9 @@ static const sm_anchor ANCHORS[] = {
      "\tfldvar = sm_pan_unrecv(fld, fldvar);\n"},
     /* every error report of both searches */
     {"dfs_uerror(char *str)", true, NULL, 1, BODY_START, "\tsmh_error(str);\n"},
+    /* ... of which pan's fatal ones (Uerror: "aborting" after "VECTORSZ too small",
+     * ...) stop the search and are no violation */
+    {"dfs_Uerror(char *str)", true, NULL, 1, BODY_START, "\tsmh_fatal(str);\n"},
     /* ... and prints its line for each message once (smh_error_shown) */
     {"if (strncmp(str, laststr, 254))", false, "dfs_uerror(char *str)", 1, REPLACE,
      "if (strncmp(str, laststr, 254) && smh_error_shown(str))"},

@@ -35,7 +35,8 @@ enum {
     SMH_LIVE_CLAIM = 16,      /* an accepting state of the claim on a cycle (sm_pan_claim_shape) */
     SMH_NONDET_CLAIM = 32,    /* the claim may be in two states at once (sm_pan_claim_shape) */
     SMH_CLAIM_UNCHECKED = 64, /* -A, and the claim checks its property with an assert */
-    SMH_XRXS = 128            /* the model declares xr/xs channels (sm_pan_reduction) */
+    SMH_XRXS = 128,           /* the model declares xr/xs channels (sm_pan_reduction) */
+    SMH_HIDDEN = 256          /* data pan keeps out of its states: hidden, unmatched c_track */
 };
 void smh_begin(int search, int flags, const char *const *procnames, const sm_label *labels,
                int nlabels, const char *model);
@@ -105,6 +106,9 @@ void smh_unrecv_restored(void);
 void smh_noend(bool noend);
 /* pan reports an error (uerror). */
 void smh_error(const char *msg);
+/* pan reports a fatal error (Uerror: it stops the search; uerror follows with the same
+ * message): pan's own limit, not a violation of the model. */
+void smh_fatal(const char *msg);
 /* Whether label i of smh_begin's table named a move pan took (an event); true too
  * when this pan does not run -C (no note then). */
 int smh_label_used(int i);

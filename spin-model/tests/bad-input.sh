@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Bad input gets a clear message and a non-zero exit, and leaves nothing half-built:
-# missing pan.c, a pan.c from another SPIN or with another shape, a model without
+# missing pan.c, a pan.c from another SPIN or with another shape or of another model
+# (other cpp options, edited since spin -a), a model without
 # events, an unknown or refused option, an unwritable JSON path.  An unreachable
 # hazard is no error: pan -C says so and exits 0.
 set -u
@@ -22,6 +23,21 @@ expect() { # expect NAME WANT_RC PATTERN COMMAND...
     fi
 }
 mk() { make -s -f "$ROOT/Makefile" pan "$@"; }
+
+# pan.c of another model than spin -d reads (make-pan.sh compares the states and
+# lines of `spin -a` made again): made with `spin -DNAME -a`, or the model edited
+# after `spin -a`.  The labels would land on other statements: refused, no pan built;
+# SPINFLAGS passes the same options.
+mkdir "$W/defines" && cd "$W/defines" || exit 1
+printf 'byte x, y;\nactive proctype A() {\n#ifdef FEATURE\n  Fa: x = 1;\n#endif\n  Lb: y = 1;\n  Lc: y = 2;\n  assert(!(x == 1 && y == 2))\n}\n' >m.pml
+spin -DFEATURE -a m.pml >/dev/null
+expect "pan.c made with spin -DNAME, make pan without it" 2 "SPINFLAGS=" mk
+[ ! -e pan ] || { echo "FAIL: a pan was built"; fails=$((fails + 1)); }
+expect "the same, with SPINFLAGS=-DFEATURE" 0 "built ./pan" mk SPINFLAGS=-DFEATURE
+expect "SPINFLAGS: the cause has Fa" 0 "Fa .& Lb .& Lc" ./pan -C
+rm -f pan && spin -a m.pml >/dev/null && sed -i 's/^  Lb: y = 1;/  Lz: x = 0;\n  Lb: y = 1;/' m.pml
+expect "model edited after spin -a" 2 "the model changed since 'spin -a'" mk
+[ ! -e pan ] || { echo "FAIL: a pan was built from a stale pan.c"; fails=$((fails + 1)); }
 
 mkdir "$W/empty" && cd "$W/empty" || exit 1
 expect "missing pan.c" 2 "no pan.c in" mk

@@ -175,6 +175,13 @@ run 4000000
 sane "live_claim without the claim"
 ! grep -q "INCOMPLETE" out.txt && grep -q "1 cause of the hazard" out.txt
 check "live_claim -DNOCLAIM: complete, the same cause" $?
+searched vectorsz
+grep -q "INCOMPLETE: pan gave up its search with the error" out.txt &&
+    python3 -c 'import json,sys; j=json.load(open("out.json")); sys.exit(j["hazard"] or len(j["causes"]) > 0)'
+check "vectorsz: pan's fatal error is a reason, no hazard and no cause of it" $?
+searched hidden
+grep -q "INCOMPLETE: the model keeps data out of pan's states" out.txt
+check "hidden: a hidden variable is a reason (pan joins runs that differ in it)" $?
 searched claim_block
 ! grep -q "INCOMPLETE" out.txt
 check "claim_block: a hand-written claim that blocks is no reason" $?
