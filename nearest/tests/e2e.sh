@@ -116,6 +116,11 @@ near mutex
 check_json "$work/mutex/out.json" '23 in j["slice_lines"] and 22 in j["slice_lines"]'
 check_json "$work/mutex/out.json" 'any(x["kind"] == "deleted" and x["line"] == 25 for x in j["deltas"])'
 
+# a struct (typedef) variable and a channel of structs: decoded, the field p.x differs
+stock typedef
+near typedef --run-to-end
+check_json "$work/typedef/out.json" 'any(x["variable"] == "p.x" and x["value_a"] == "1" and x["value_b"] == "0" for x in j["deltas"])'
+
 # 3. an invalid end state: the slice holds the choice that leads into it
 stock end
 near end
