@@ -213,6 +213,7 @@ int ex_spin_parse(FILE *initial, FILE *replay, ex_trace *t, ex_spin_info *info)
     char *line = NULL;
     size_t cap = 0;
     int ended = 0, in_step = 0;
+    long nstep = 0; /* step lines so far */
     while (!rc && getline(&line, &cap, replay) > 0) {
         if (ended) {
             const char *c = strstr(line, "proc  - (");
@@ -226,6 +227,7 @@ int ex_spin_parse(FILE *initial, FILE *replay, ex_trace *t, ex_spin_info *info)
         } else if (is_step_line(line)) {
             rc = ex_trace_add_step(t);
             in_step = 1;
+            nstep++;
         } else if (strstr(line, "<<<<<START OF CYCLE>>>>>")) {
             t->loop_start = (long)t->nsteps - 1;
         } else if (strncmp(line, "spin: trail ends after ", 23) == 0) {
@@ -235,6 +237,8 @@ int ex_spin_parse(FILE *initial, FILE *replay, ex_trace *t, ex_spin_info *info)
             info->replayed = errno || end == line + 23 || n < 0 ? -1 : n;
             ended = 1;
         } else if (strstr(line, "transition failed")) {
+            if (!info->failed_transition)
+                info->failed_after = nstep;
             info->failed_transition = 1;
         } else {
             rc = meta(&m, line);
@@ -542,7 +546,11 @@ int ex_spin_load(const char *spin, const char *model, const char *trail, const c
     else if (rc == 0)
         rc = ex_spin_runs(spin, amodel, atrail, t, &info, err, errlen);
     if (rc == 0 && (info.failed_transition || info.replayed < steps)) {
-        long done = info.replayed < 0 ? 0 : info.replayed;
+        /* spin goes on after "transition failed" (and counts those steps too): the
+         * step that failed is the one after the last it had replayed then */
+        long done = info.failed_transition ? info.failed_after
+                    : info.replayed < 0    ? 0
+                                           : info.replayed;
         ex_trail_read(text, trail, done, &steps, &line_of, err, errlen);
         rc = ex_errf(err, errlen,
                      "%s:%ld: trail does not match %s: SPIN's replay stopped after %ld of %ld "

@@ -67,6 +67,37 @@ expect "remote ref" 0 '"variable": "Wk[2]:got"' -- "$pc" explain "$work/procs.pm
 expect "channel length" 0 '"variable": "len(Wk[1]:lc)"' -- "$pc" explain "$work/procs.pml" --formula '[] (len(Wk[1]:lc) == 0)' --json
 # 5. bad input: clear messages naming file and line, non-zero exit
 expect "trail mismatch" 1 'trail does not match' -- "$pc" explain "$work/procs.pml" --trail "$work/live.pml.trail"
+# a trail of another model on which spin's replay goes on after "transition failed":
+# the message names the step that failed and its line, not the end of the trail
+cat >"$work/ma.pml" <<'PML'
+byte x;
+active proctype A() {
+  do
+  :: x < 2 -> Inc: x++
+  :: x == 2 -> break
+  od;
+  assert(x != 2)
+}
+PML
+cat >"$work/mb.pml" <<'PML'
+chan c = [1] of { byte };
+byte cnt;
+active proctype A() {
+  do
+  :: atomic { cnt < 3 -> c!1 }
+  :: cnt >= 3 -> break
+  od
+}
+active proctype B() {
+  do
+  :: c?_ -> cnt++
+  :: timeout -> break
+  od
+}
+PML
+mktrail "$work" ma.pml
+expect "trail mismatch: the failed step" 1 'ma.pml.trail:6: trail does not match' -- \
+    "$pc" explain "$work/mb.pml" --trail "$work/ma.pml.trail" --formula '[] (cnt < 5)'
 expect "missing trail" 1 'cannot read trail' -- "$pc" explain "$work/procs.pml" --trail "$work/nope.trail"
 expect "unknown variable" 1 "unknown variable 'nosuch'" -- "$pc" explain "$work/procs.pml" --formula '[] (nosuch > 0)'
 expect "formula syntax" 1 'column 9: expected an expression' -- "$pc" explain "$work/procs.pml" --formula '[] (x < )'
