@@ -35,15 +35,16 @@ static size_t count_type(const cc_cause *c, uint32_t e)
     return k;
 }
 
+/* Printed as the formula prints it (eol_print), so that the events, causal order
+ * and fault tree lines name what the formula names: a label that itself looks like an
+ * occurrence (S_1 beside a repeated S) is S_1_0 there too, not S_1 (a new user's
+ * probe, 2026-11-28: "causal order: S_1 < S_2, S_2 < S_1"). */
 char *cc_occ_name(const cc_cause *c, size_t i, const char *const *names)
 {
-    const char *n = names[c->occ[i].event];
-    if (count_type(c, c->occ[i].event) == 1)
-        return strdup(n);
-    size_t len = strlen(n) + 16;
-    char *s = malloc(len);
-    if (s)
-        snprintf(s, len, "%s_%u", n, c->occ[i].occ);
+    uint32_t e = c->occ[i].event;
+    eol_node *n = eol_event(names[e], count_type(c, e) == 1 ? 0 : (int)c->occ[i].occ);
+    char *s = n ? eol_print(n, EOL_ASCII) : NULL;
+    eol_free(n);
     return s;
 }
 

@@ -81,8 +81,9 @@ static void ordered(u_json *j, const cc_cause *c, const char *const *names)
                 by[k] = by[k - 1];
                 by[k - 1] = t;
             }
-        /* occurrences with one display name (a label E_1 beside two E's: a clash
-         * cc_occ_name does not resolve) are one group, their pairs sorted by y */
+        /* occurrences with one display name are one group, their pairs sorted by y
+         * (cc_occ_name names a label E_1 beside two E's E_1_0, so no two should
+         * share one; the grouping keeps the order total if they ever do) */
         for (size_t g = 0, h; g < n; g = h) {
             for (h = g + 1; h < n && !strcmp(nm[by[g]], nm[by[h]]); h++)
                 ;
