@@ -265,6 +265,13 @@ static int check_option(const char *a)
     case 'c':
     case 'x':
         return refuse(a, "pancause decides which errors to follow (trails: --trails DIR)");
+    case 'w':
+        /* pan's hash table has 2^N slots; from N = 63 on its size overflows and stock pan
+         * crashes (a new user's probe, 2026-11-28); N > 40 cannot be allocated anyway */
+        if (a[2] && atoi(a + 2) > 40)
+            return refuse(a, "pan's hash table would have more than 2^40 slots (pan "
+                             "crashes from -w63 on); -w40 is the most");
+        return 0;
     default:
         return 0;
     }

@@ -108,6 +108,7 @@ expect "pan stops before its search" 1 "pan stopped before its search began" ./p
 [ ! -e out.json ] || { echo "FAIL: a JSON was written"; fails=$((fails + 1)); }
 cd "$W/safe" || exit 1
 expect "refused option -a" 2 "safety search" ./pan -C -a
+expect "-w64 (pan crashes from -w63 on)" 2 "-w40 is the most" ./pan -C -w64
 expect "--json without a file" 2 "needs a file name" ./pan -C --json
 expect "unwritable --json path (refused before the search)" 2 "cannot write" ./pan -C --json "$W/no/such/dir/out.json"
 ls "$W/no/such/dir" >/dev/null 2>&1 && { echo "FAIL: partial output"; fails=$((fails + 1)); }
