@@ -98,7 +98,7 @@ typedef struct {
     long replayed; /* "trail ends after N steps", -1 if absent */
     int failed_transition;
     long failed_after; /* steps spin replayed before "transition failed" */
-    char *error; /* first error line spin printed, or NULL */
+    char *error;       /* first error line spin printed, or NULL */
 } ex_spin_info;
 int ex_spin_parse(FILE *initial, FILE *replay, ex_trace *t, ex_spin_info *info);
 void ex_spin_info_free(ex_spin_info *info);
