@@ -1,4 +1,4 @@
-# spin-model/tests/check.sh - sourced by the test scripts of spin-model/tests (por.sh,
+# spin-model/tests/check.sh - sourced by the test scripts of spin-model/tests (por.sh, claims.sh,
 # threads.sh, unrecv.sh): their one pass/fail tally, so that each says only what it tests.
 #   check NAME COMMAND...   runs COMMAND; prints "ok   NAME" or "FAIL NAME", counts a failure
 #   finish NAME             prints "NAME: N failed"; the script's exit status (0 iff none)

@@ -13,10 +13,7 @@ set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
-fails=0
-check() { # check NAME CONDITION-RESULT
-    if [ "$2" = 0 ]; then echo "ok   $1"; else echo "FAIL $1"; fails=$((fails + 1)); fi
-}
+. "$ROOT/spin-model/tests/check.sh"
 # causes_are FORMULA...: the JSON's causes are exactly these EOL formulas
 causes_are() {
     python3 - "$@" <<'PY'
@@ -38,11 +35,11 @@ exact() {
     local what="$name (${build:-DFS, reduction on})"
     [ $rc = 0 ] && ! grep -q "INCOMPLETE\|AMBIGUOUS" out.txt &&
         python3 -c 'import json,sys; sys.exit(json.load(open("out.json"))["complete"] is not True)'
-    check "$what: complete, no AMBIGUOUS (rc $rc)" $?
+    check "$what: complete, no AMBIGUOUS (rc $rc)" test $? = 0
     causes_are "$@"
-    check "$what: the causes are $*" $?
+    check "$what: the causes are $*" test $? = 0
     grep -q "its branches were combined" err.txt
-    check "$what: the note says the claim's branches were combined" $?
+    check "$what: the note says the claim's branches were combined" test $? = 0
     local ok=0 n=0 ng=0
     for t in tr/*.trail; do
         cp "$t" "$name.pml.trail"
@@ -58,7 +55,7 @@ exact() {
         esac
     done
     [ $n = $# ] && [ $ok = 0 ]
-    check "$what: the $n causes' trails replay in spin -t to the claim's violation, the $ng good ones without" $?
+    check "$what: the $n causes' trails replay in spin -t to the claim's violation, the $ng good ones without" test $? = 0
 }
 
 cd "$W" || exit 1
@@ -76,7 +73,7 @@ spin -a det_claim.pml >/dev/null && make -s -f "$ROOT/Makefile" pan >/dev/null 2
 ./pan -C --json out.json >out.txt 2>err.txt
 ! grep -q "INCOMPLETE\|AMBIGUOUS" out.txt && ! grep -q "branches were combined" err.txt &&
     causes_are "A .& C .& B"
-check "det_claim: complete, read as recorded, the cause of nondet_claim" $?
+check "det_claim: complete, read as recorded, the cause of nondet_claim" test $? = 0
 
 # --nearest reads the recorded graph, whose good runs include the waiting branch:
 # it still says it cannot vouch for the answer (nearest/tests/e2e.sh checks the text).
@@ -86,7 +83,6 @@ rm -f nondet_claim.pml.trail
 gcc -O2 -DNOREDUCE -o stock pan.c 2>/dev/null && ./stock >/dev/null 2>&1
 [ -s nondet_claim.pml.trail ] && ./pan -C --nearest nondet_claim.pml.trail >near.txt 2>&1
 grep -q "can be in two states at once" near.txt
-check "nondet_claim --nearest: not exact, with the claim's reason" $?
+check "nondet_claim --nearest: not exact, with the claim's reason" test $? = 0
 
-echo "claims: $fails failed"
-[ $fails = 0 ]
+finish claims
