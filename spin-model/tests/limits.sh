@@ -179,6 +179,9 @@ searched vectorsz
 grep -q "INCOMPLETE: pan gave up its search with the error" out.txt &&
     python3 -c 'import json,sys; j=json.load(open("out.json")); sys.exit(j["hazard"] or len(j["causes"]) > 0)'
 check "vectorsz: pan's fatal error is a reason, no hazard and no cause of it" $?
+searched live_eventually
+grep -q "INCOMPLETE: the never claim h has an accepting state on a cycle" out.txt
+check "live_eventually: <> p (an accepting start state) is a liveness claim" $?
 searched hidden
 grep -q "INCOMPLETE: the model keeps data out of pan's states" out.txt
 check "hidden: a hidden variable is a reason (pan joins runs that differ in it)" $?
