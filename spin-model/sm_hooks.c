@@ -1008,14 +1008,15 @@ static void incomplete_reasons(const cc_result *r, rp_run *out)
                  claim);
         add_why(out, &n, live_why);
     }
-    if ((run.flags & SMH_NONDET_CLAIM) && !rec.det) {
+    if ((run.flags & SMH_NONDET_CLAIM) && !rec.det) { /* only --nearest reads the recorded graph */
         snprintf(nondet_why, sizeof nondet_why,
                  "the never claim %s can be in two states at once on one run (a "
-                 "nondeterministic claim, as SPIN writes for [] (p -> [] !q)): a run on "
-                 "which one of its branches waits counts as good although the other "
-                 "reports the violation, so causes may be marked AMBIGUOUS and their "
-                 "non-occurrences wrong; an assert in the model, or a deterministic never "
-                 "claim, gives the exact result (README \"Known limits\")",
+                 "nondeterministic claim, as SPIN writes for [] (p -> [] !q)), and the "
+                 "nearest search reads pan's graph path by path: b may be a run on which "
+                 "one branch of the claim waited while another reports the violation, so "
+                 "b itself may violate the property (./pan -C combines the branches, this "
+                 "search does not yet); an assert in the model, or a deterministic never "
+                 "claim, gives the exact answer (README \"Never claims\")",
                  claim);
         add_why(out, &n, nondet_why);
     }

@@ -86,7 +86,7 @@ spin -a nondet_claim.pml >/dev/null && make -s -f "$ROOT/Makefile" pan POR=0 >/d
 rm -f nondet_claim.pml.trail
 gcc -O2 -DNOREDUCE -o stock pan.c 2>/dev/null && ./stock >/dev/null 2>&1
 [ -s nondet_claim.pml.trail ] && ./pan -C --nearest nondet_claim.pml.trail >near.txt 2>&1
-grep -q "can be in two states at once" near.txt
+grep -q "can be in two states at once" near.txt && grep -q "b itself may violate" near.txt
 check "nondet_claim --nearest: not exact, with the claim's reason" test $? = 0
 
 finish claims
