@@ -1020,6 +1020,31 @@ static void incomplete_reasons(const cc_result *r, rp_run *out)
                  claim);
         add_why(out, &n, nondet_why);
     }
+    static char split_why[640];
+    if (run.flags & SMH_CLAIM_SPLIT) {
+        snprintf(split_why, sizeof split_why,
+                 "the never claim %s checks its property in two steps (SPIN does not merge a "
+                 "claim's statements in a model with remote references such as P:x): its "
+                 "assert comes at its next turn, after a move of the system, so a run can "
+                 "leave the violating state before the claim reports it and causes may gain "
+                 "non-occurrences or be marked AMBIGUOUS; state the property over global "
+                 "variables, or as an assert in the model",
+                 claim);
+        add_why(out, &n, split_why);
+    }
+    static char block_why[640];
+    if (run.flags & SMH_CLAIM_BLOCKS) {
+        snprintf(block_why, sizeof block_why,
+                 "the never claim %s can block on a run (a state of it has no move that is "
+                 "always possible; SPIN's claims for properties such as (!a U b) || [] !a "
+                 "do): there the property holds for ever, but pan does not explore the "
+                 "model beyond, so the good runs that go on are missing, and with them "
+                 "non-occurrences of causes; a claim that never blocks (a state that loops "
+                 "on true once the property is settled) gives the exact result (README "
+                 "\"Never claims\")",
+                 claim);
+        add_why(out, &n, block_why);
+    }
     if (run.flags & SMH_APPROX)
         add_why(out, &n,
                 "pan was compiled with bitstate hashing or hash compaction, which may "

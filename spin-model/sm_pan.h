@@ -36,7 +36,9 @@ enum {
     SMH_NONDET_CLAIM = 32,    /* the claim may be in two states at once (sm_pan_claim_shape) */
     SMH_CLAIM_UNCHECKED = 64, /* -A, and the claim checks its property with an assert */
     SMH_XRXS = 128,           /* the model declares xr/xs channels (sm_pan_reduction) */
-    SMH_HIDDEN = 256          /* data pan keeps out of its states: hidden, unmatched c_track */
+    SMH_HIDDEN = 256,         /* data pan keeps out of its states: hidden, unmatched c_track */
+    SMH_CLAIM_BLOCKS = 512,   /* the never claim can block on a run (sm_pan_claim_shape) */
+    SMH_CLAIM_SPLIT = 1024    /* the claim's check is split: its assert a move after its guard */
 };
 void smh_begin(int search, int flags, const char *const *procnames, const sm_label *labels,
                int nlabels, const char *model);
