@@ -40,11 +40,11 @@ W=.pancause
 mkdir -p "$W"
 rm -f "$W"/*.o "$W"/pan.new
 # SPINFLAGS: the preprocessor options (-DNAME, -Ipath) pan.c was generated with; spin -d
-# must see the same model.
+# must see the same model.  SPIN prints a syntax error on stdout, among the symbols.
 SPINFLAGS=$(echo ${SPINFLAGS:-})
 # shellcheck disable=SC2086
 spin $SPINFLAGS -d "$model" > "$W/labels.txt" 2> "$W/spin-d.err" ||
-    fail "'spin $SPINFLAGS -d $model' failed: $(head -c 500 "$W/spin-d.err")"
+    fail "'spin $SPINFLAGS -d $model' failed: $(grep -hi 'error' "$W/spin-d.err" "$W/labels.txt" | head -c 500)"
 # The labels are state numbers of the model spin -d read; pan.c must be of the same
 # model, or every event lands on another statement without a word (a pan.c made with
 # `spin -DNAME -a`, or a model edited after `spin -a`; found by a new user's probe,

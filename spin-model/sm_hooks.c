@@ -1276,13 +1276,14 @@ void smh_exit(int *status)
                     .progress = stdout,
                     .one_thread = run.cfg.one_thread,
                     .names = (const char *const *)names};
-    double searched = u_seconds() - run.cfg.start;
     if (names && (run.flags & SMH_NONDET_CLAIM) && det_claim()) {
         fprintf(stderr, "pancause: out of memory combining the never claim's branches\n");
         release();
         *status = 1;
         return;
     }
+    /* the claim's branches combined (det_claim) count with the search and recording */
+    double searched = u_seconds() - run.cfg.start;
     cc_result *r = names ? cc_analyse(rec.g, run.nev, &o) : NULL;
     if (!r || report(r, names, searched))
         *status = 1;

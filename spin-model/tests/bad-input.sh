@@ -39,6 +39,13 @@ rm -f pan && spin -a m.pml >/dev/null && sed -i 's/^  Lb: y = 1;/  Lz: x = 0;\n 
 expect "model edited after spin -a" 2 "the model changed since 'spin -a'" mk
 [ ! -e pan ] || { echo "FAIL: a pan was built from a stale pan.c"; fails=$((fails + 1)); }
 
+# a syntax error in an ltl block: spin -d fails, and SPIN's message (on its stdout,
+# among the symbols) names the file and line (SPIN counts the ltl's line as the next)
+printf 'bool p;\nactive proctype A() { L: p = true }\nltl h { [] (p -> ) }\n' >syn.pml
+cp pan.c pan.c.keep && cp pan.h pan.h.keep && sed -i 's/"m.pml"/"syn.pml"/' pan.h
+expect "syntax error in an ltl block: SPIN's message" 2 "syn.pml:4, Error: syntax error" mk
+mv pan.c.keep pan.c && mv pan.h.keep pan.h
+
 mkdir "$W/empty" && cd "$W/empty" || exit 1
 expect "missing pan.c" 2 "no pan.c in" mk
 [ ! -e pan ] || { echo "FAIL: a pan was left behind"; fails=$((fails + 1)); }
