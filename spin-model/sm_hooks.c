@@ -994,57 +994,49 @@ static void incomplete_reasons(const cc_result *r, rp_run *out)
                 "atomic sequences, then checks only the states after the next move), "
                 "so a violation there may be missed; the depth-first build (make pan "
                 "without BFS=1) gives the complete result");
-    /* the never claim's shape (sm_glue.c.inc's sm_pan_claim_shape) */
+    /* the never claim's shape (sm_glue.c.inc's sm_pan_claim_shape): a reason per flag,
+     * each naming the claim; a guessing claim's only where the analysis reads the
+     * recorded graph path by path (--nearest: ./pan -C combines the branches, rec.det) */
+    static const struct {
+        int flag;
+        const char *fmt;
+    } claim_whys[] = {
+        {SMH_LIVE_CLAIM,
+         "the never claim %s has an accepting state on a cycle (a liveness property): its "
+         "violations include acceptance cycles, which a safety search does not look for "
+         "(stock pan needs -a), and a run on which its guess blocks ends looking settled "
+         "although the system goes on; for the model's assertions and end states alone build "
+         "without the claim (PANFLAGS=-DNOCLAIM); pancause temporal explains an acceptance "
+         "cycle"},
+        {SMH_NONDET_CLAIM,
+         "the never claim %s can be in two states at once on one run (a nondeterministic "
+         "claim, as SPIN writes for [] (p -> [] !q)), and the nearest search reads pan's graph "
+         "path by path: b may be a run on which one branch of the claim waited while another "
+         "reports the violation, so b itself may violate the property (./pan -C combines the "
+         "branches, this search does not yet); an assert in the model, or a deterministic "
+         "never claim, gives the exact answer (README \"Never claims\")"},
+        {SMH_CLAIM_SPLIT,
+         "the never claim %s checks its property in two steps (SPIN does not merge a claim's "
+         "statements in a model with remote references such as P:x): its assert comes at its "
+         "next turn, after a move of the system, so a run can leave the violating state before "
+         "the claim reports it and causes may gain non-occurrences or be marked AMBIGUOUS; "
+         "state the property over global variables, or as an assert in the model"},
+        {SMH_CLAIM_BLOCKS,
+         "the never claim %s can block on a run (a state of it has no move that is always "
+         "possible; SPIN's claims for properties such as (!a U b) || [] !a do): there the "
+         "property holds for ever, but pan does not explore the model beyond, so the good runs "
+         "that go on are missing, and with them non-occurrences of causes; a claim that never "
+         "blocks (a state that loops on true once the property is settled) gives the exact "
+         "result (README \"Never claims\")"}};
+    enum { NCLAIM_WHY = sizeof claim_whys / sizeof claim_whys[0] };
+    static char claim_why[NCLAIM_WHY][800];
     const char *claim = claim_name() ? claim_name() : "?";
-    static char live_why[640], nondet_why[760];
-    if (run.flags & SMH_LIVE_CLAIM) {
-        snprintf(live_why, sizeof live_why,
-                 "the never claim %s has an accepting state on a cycle (a liveness "
-                 "property): its violations include acceptance cycles, which a safety "
-                 "search does not look for (stock pan needs -a), and a run on which its "
-                 "guess blocks ends looking settled although the system goes on; for the "
-                 "model's assertions and end states alone build without the claim "
-                 "(PANFLAGS=-DNOCLAIM); pancause temporal explains an acceptance cycle",
-                 claim);
-        add_why(out, &n, live_why);
-    }
-    if ((run.flags & SMH_NONDET_CLAIM) && !rec.det) { /* only --nearest reads the recorded graph */
-        snprintf(nondet_why, sizeof nondet_why,
-                 "the never claim %s can be in two states at once on one run (a "
-                 "nondeterministic claim, as SPIN writes for [] (p -> [] !q)), and the "
-                 "nearest search reads pan's graph path by path: b may be a run on which "
-                 "one branch of the claim waited while another reports the violation, so "
-                 "b itself may violate the property (./pan -C combines the branches, this "
-                 "search does not yet); an assert in the model, or a deterministic never "
-                 "claim, gives the exact answer (README \"Never claims\")",
-                 claim);
-        add_why(out, &n, nondet_why);
-    }
-    static char split_why[640];
-    if (run.flags & SMH_CLAIM_SPLIT) {
-        snprintf(split_why, sizeof split_why,
-                 "the never claim %s checks its property in two steps (SPIN does not merge a "
-                 "claim's statements in a model with remote references such as P:x): its "
-                 "assert comes at its next turn, after a move of the system, so a run can "
-                 "leave the violating state before the claim reports it and causes may gain "
-                 "non-occurrences or be marked AMBIGUOUS; state the property over global "
-                 "variables, or as an assert in the model",
-                 claim);
-        add_why(out, &n, split_why);
-    }
-    static char block_why[640];
-    if (run.flags & SMH_CLAIM_BLOCKS) {
-        snprintf(block_why, sizeof block_why,
-                 "the never claim %s can block on a run (a state of it has no move that is "
-                 "always possible; SPIN's claims for properties such as (!a U b) || [] !a "
-                 "do): there the property holds for ever, but pan does not explore the "
-                 "model beyond, so the good runs that go on are missing, and with them "
-                 "non-occurrences of causes; a claim that never blocks (a state that loops "
-                 "on true once the property is settled) gives the exact result (README "
-                 "\"Never claims\")",
-                 claim);
-        add_why(out, &n, block_why);
-    }
+    for (size_t k = 0; k < NCLAIM_WHY; k++)
+        if ((run.flags & claim_whys[k].flag) &&
+            !(claim_whys[k].flag == SMH_NONDET_CLAIM && rec.det)) {
+            snprintf(claim_why[k], sizeof claim_why[k], claim_whys[k].fmt, claim);
+            add_why(out, &n, claim_why[k]);
+        }
     if (run.flags & SMH_APPROX)
         add_why(out, &n,
                 "pan was compiled with bitstate hashing or hash compaction, which may "
