@@ -303,6 +303,10 @@ done
 stock live -a
 refused live "live.pml.trail" "$work/live/live.pml" --trail "$work/live/live.pml.trail"
 grep -qi 'acceptance\|cycle\|liveness' "$work/bad-live/out" && ok || bad "live: reason not given"
+# ... whose cycle starts after some moves (the mark -1:-1:-1 among the moves)
+stock live_late -a
+refused live_late "live_late.pml.trail" "$work/live_late/live_late.pml" --trail "$work/live_late/live_late.pml.trail"
+grep -q 'this trail is an acceptance cycle' "$work/bad-live_late/out" && ok || bad "live_late: $(tail -1 "$work/bad-live_late/out")"
 # an assertion's trail in a model with a liveness ltl (spin-model/tests/fixtures): the
 # claim's guesses can end runs that look settled, so the answer is not exact and the
 # JSON names why; built without the claim (PANFLAGS=-DNOCLAIM, which make takes from
