@@ -135,6 +135,18 @@ static int is_step_line(const char *line)
     return strncmp(s, "proc ", 5) == 0;
 }
 
+/* A step line's key: its step number and the text up to the process's name ("  2:\tproc
+ * 0 (A:1)"), which SPIN repeats for each statement inside one d_step.  A d_step is one
+ * move of pan, so its statements are one state of the trace (the third probe of
+ * 2026-11-28: the interior of `d_step { x = 1; x = 2 }` had become a state where x = 1,
+ * which no run of pan has, and a first failure there).  Returns the key's length. */
+static size_t step_key(const char *line)
+{
+    const char *p = strstr(line, "proc ");
+    const char *c = p ? strchr(p, ')') : NULL;
+    return c ? (size_t)(c - line) + 1 : 0;
+}
+
 static char *dupn(const char *s, size_t n)
 {
     char *d = malloc(n + 1);
@@ -213,7 +225,8 @@ int ex_spin_parse(FILE *initial, FILE *replay, ex_trace *t, ex_spin_info *info)
     char *line = NULL;
     size_t cap = 0;
     int ended = 0, in_step = 0;
-    long nstep = 0; /* step lines so far */
+    long nstep = 0;        /* step lines so far */
+    char *last_key = NULL; /* the previous step line's key (step_key) */
     while (!rc && getline(&line, &cap, replay) > 0) {
         if (ended) {
             const char *c = strstr(line, "proc  - (");
@@ -225,9 +238,15 @@ int ex_spin_parse(FILE *initial, FILE *replay, ex_trace *t, ex_spin_info *info)
             if (in_step)
                 rc = value_line(t, line);
         } else if (is_step_line(line)) {
-            rc = ex_trace_add_step(t);
+            size_t k = step_key(line);
+            bool same = k && last_key && strlen(last_key) == k && !strncmp(last_key, line, k);
+            if (!same) { /* a statement inside the same d_step: the same state */
+                rc = ex_trace_add_step(t);
+                nstep++;
+            }
+            free(last_key);
+            last_key = k ? dupn(line, k) : NULL;
             in_step = 1;
-            nstep++;
         } else if (strstr(line, "<<<<<START OF CYCLE>>>>>")) {
             t->loop_start = (long)t->nsteps - 1;
         } else if (strncmp(line, "spin: trail ends after ", 23) == 0) {
@@ -245,6 +264,7 @@ int ex_spin_parse(FILE *initial, FILE *replay, ex_trace *t, ex_spin_info *info)
         }
     }
     free(line);
+    free(last_key);
     u_intern_free(&m.ltl_seen);
     if (!rc && t->nsteps == 0)
         rc = ex_trace_add_step(t);

@@ -67,6 +67,20 @@ expect "remote ref" 0 '"variable": "Wk[2]:got"' -- "$pc" explain "$work/procs.pm
 expect "channel length" 0 '"variable": "len(Wk[1]:lc)"' -- "$pc" explain "$work/procs.pml" --formula '[] (len(Wk[1]:lc) == 0)' --json
 # 5. bad input: clear messages naming file and line, non-zero exit
 expect "trail mismatch" 1 'trail does not match' -- "$pc" explain "$work/procs.pml" --trail "$work/live.pml.trail"
+# a d_step is one move of pan: spin -t prints each of its statements (same step number),
+# and they are one state of the trace, so x == 1, which no run of pan has, is no state
+cat >"$work/ds.pml" <<'PML'
+byte x = 0; byte y = 0;
+active proctype A() {
+  d_step { x = 1; x = 2 };
+  y = 1
+}
+ltl p1 { [] (y == 0) }
+ltl p2 { [] (x != 1) }
+PML
+mktrail "$work" ds.pml -a -N p1
+expect "d_step: its inside is no state" 3 'nothing to explain' -- "$pc" explain "$work/ds.pml" --ltl p2
+expect "d_step: the failure at the trail's step" 0 '"first_failure": 2' -- "$pc" explain "$work/ds.pml" --ltl p1 --json
 # a trail of another model on which spin's replay goes on after "transition failed":
 # the message names the step that failed and its line, not the end of the trail
 cat >"$work/ma.pml" <<'PML'
