@@ -216,7 +216,93 @@ static int initial_dump(FILE *in, ex_trace *t, meta_ctx *m)
     return rc || (t->nsteps == 0 && ex_trace_add_step(t)) ? -1 : 0;
 }
 
-int ex_spin_parse(FILE *initial, FILE *replay, ex_trace *t, ex_spin_info *info)
+/* The depth SPIN prints at the start of a step line ("  12:\tproc ..."). */
+static long step_depth(const char *line)
+{
+    return strtol(line, NULL, 10);
+}
+
+/* Sets every value line of a dump into the last step; -1 when out of memory. */
+static int apply_dump(ex_trace *t, const char *text)
+{
+    int rc = 0;
+    for (const char *s = text; *s && !rc;) {
+        size_t len = strcspn(s, "\n");
+        if (len > 2 && s[0] == '\t' && s[1] == '\t') {
+            char *line = dupn(s, len);
+            rc = line ? value_line(t, line) : -1;
+            free(line);
+        }
+        s += len + (s[len] == '\n');
+    }
+    return rc;
+}
+
+int ex_spin_creations(const char *text, long **depths, size_t *n)
+{
+    size_t cap = 0;
+    *depths = NULL;
+    *n = 0;
+    int pending = 0;
+    for (const char *s = text; *s;) {
+        size_t len = strcspn(s, "\n");
+        if (strncmp(s, "Starting ", 9) == 0) {
+            pending = 1;
+        } else if (pending && is_step_line(s)) {
+            long d = step_depth(s);
+            pending = 0;
+            if (*n == 0 || d > (*depths)[*n - 1]) {
+                if (U_GROW(*depths, cap, *n)) {
+                    free(*depths);
+                    *depths = NULL;
+                    *n = 0;
+                    return -1;
+                }
+                (*depths)[(*n)++] = d;
+            }
+        }
+        s += len + (s[len] == '\n');
+    }
+    return 0;
+}
+
+int ex_spin_channels(const char *text, ex_trace *t)
+{
+    for (const char *s = text; *s;) {
+        size_t len = strcspn(s, "\n");
+        /* "chan \tq\t2\t<:global:>\t<variable>..." or "chan \tq[3]\t2\t<:global:>\t<array>" */
+        if (strncmp(s, "chan", 4) == 0 && len < 4096) {
+            char line[4096], *f[4] = {0};
+            memcpy(line, s, len);
+            line[len] = 0;
+            char *save = NULL;
+            int nf = 0;
+            for (char *w = strtok_r(line, "\t", &save); w && nf < 4;
+                 w = strtok_r(NULL, "\t", &save))
+                f[nf++] = w;
+            if (nf == 4 && strcmp(f[3], "<:global:>") == 0) {
+                char *br = strchr(f[1], '[');
+                long count = br ? strtol(br + 1, NULL, 10) : 1;
+                if (br)
+                    *br = 0;
+                for (long i = 0; i < count && i < 65536; i++) {
+                    char *name = br ? u_fmt("len(%s[%ld])", f[1], i) : u_fmt("len(%s)", f[1]);
+                    int var = name ? ex_trace_var(t, name) : -1;
+                    free(name);
+                    if (var < 0)
+                        return -1;
+                    /* the replay printed nothing before: the queue was empty (values are 0) */
+                    t->vars[var].defined_from = 0;
+                }
+            }
+        }
+        s += len + (s[len] == '\n');
+    }
+    return 0;
+}
+
+int ex_spin_parse(FILE *initial, FILE *replay, const ex_spin_dump *dumps, size_t ndumps,
+                  ex_trace *t, ex_spin_info *info)
 {
     memset(info, 0, sizeof *info);
     info->replayed = -1;
@@ -226,6 +312,7 @@ int ex_spin_parse(FILE *initial, FILE *replay, ex_trace *t, ex_spin_info *info)
     size_t cap = 0;
     int ended = 0, in_step = 0;
     long nstep = 0;        /* step lines so far */
+    size_t next_dump = 0;  /* dumps[] before this are of earlier depths */
     char *last_key = NULL; /* the previous step line's key (step_key) */
     while (!rc && getline(&line, &cap, replay) > 0) {
         if (ended) {
@@ -243,6 +330,12 @@ int ex_spin_parse(FILE *initial, FILE *replay, ex_trace *t, ex_spin_info *info)
             if (!same) { /* a statement inside the same d_step: the same state */
                 rc = ex_trace_add_step(t);
                 nstep++;
+                /* a step that starts a process: its locals from the dump after it */
+                long d = step_depth(line);
+                while (next_dump < ndumps && dumps[next_dump].depth < d)
+                    next_dump++;
+                if (!rc && next_dump < ndumps && dumps[next_dump].depth == d)
+                    rc = apply_dump(t, dumps[next_dump].text);
             }
             free(last_key);
             last_key = k ? dupn(line, k) : NULL;
@@ -435,8 +528,125 @@ static void ex_rmtree(const char *dir)
     rmdir(dir);
 }
 
-static int ex_spin_runs(const char *spin, const char *model, const char *trail, ex_trace *t,
-                        ex_spin_info *info, char *err, size_t errlen)
+/* Runs argv in dir and keeps its whole output (stdout and stderr) in
+ * *out (NUL-terminated).  Returns spin's exit status (127: could not be
+ * run), or -1 when no process or memory could be had. */
+static int capture(const char *const *argv, const char *dir, char **out, size_t *len)
+{
+    *out = NULL;
+    *len = 0;
+    pid_t pid;
+    FILE *f = ex_spin_start(argv, dir, &pid);
+    if (!f)
+        return -1;
+    FILE *mem = open_memstream(out, len);
+    char *line = NULL;
+    size_t cap = 0;
+    while (getline(&line, &cap, f) > 0)
+        if (mem)
+            fputs(line, mem);
+    free(line);
+    int rc = ex_spin_finish(f, pid);
+    if (!mem || fclose(mem) != 0) {
+        free(*out);
+        *out = NULL;
+        return -1;
+    }
+    return rc;
+}
+
+/* The last line of spin's output that is not empty, for a message. */
+static void last_line(const char *text, char *buf, size_t n)
+{
+    size_t len = strlen(text);
+    while (len && (text[len - 1] == '\n' || text[len - 1] == '\r'))
+        len--;
+    size_t start = len;
+    while (start && text[start - 1] != '\n')
+        start--;
+    snprintf(buf, n, "%.*s", (int)(len - start > 200 ? 200 : len - start), text + start);
+}
+
+/* More process starts than this in one trail are refused: each costs a replay. */
+#define EX_MAX_STARTS 2000
+
+/* The dumps after each step that starts a process (ex_spin_dump).  0, or -1
+ * with the message. */
+static int start_dumps(const char *spin, const char *model, const char *trail, const char *dir,
+                       const char *replay, ex_spin_dump **dumps, size_t *ndumps, char *err,
+                       size_t errlen)
+{
+    long *depths;
+    size_t n;
+    *dumps = NULL;
+    *ndumps = 0;
+    if (ex_spin_creations(replay, &depths, &n))
+        return ex_errf(err, errlen, "out of memory while reading SPIN's replay of %s", trail);
+    if (n > EX_MAX_STARTS) {
+        free(depths);
+        return ex_errf(err, errlen,
+                       "%s: the trail starts processes at %zu steps; explain reads the locals "
+                       "of each new process with one more replay of SPIN and stops at %d",
+                       trail, n, EX_MAX_STARTS);
+    }
+    ex_spin_dump *d = n ? calloc(n, sizeof *d) : NULL;
+    if (n && !d) {
+        free(depths);
+        return ex_errf(err, errlen, "out of memory");
+    }
+    int rc = 0;
+    for (size_t i = 0; i < n && !rc; i++) {
+        char u[32];
+        snprintf(u, sizeof u, "-u%ld", depths[i] + 1);
+        const char *argv[] = {spin, "-t", u, "-g", "-l", "-w", "-b", "-k", trail, model, NULL};
+        char *out;
+        size_t len;
+        int st = capture(argv, dir, &out, &len);
+        const char *dump = out ? strstr(out, "#processes:") : NULL;
+        d[i].depth = depths[i];
+        if (st != 0 || !dump) {
+            char last[256] = "";
+            if (out)
+                last_line(out, last, sizeof last);
+            rc = ex_errf(err, errlen, "SPIN (%s %s) printed no state after step %ld: %s", spin, u,
+                         depths[i], st < 0 ? "out of memory" : last);
+        } else if (!(d[i].text = strdup(dump))) {
+            rc = ex_errf(err, errlen, "out of memory");
+        }
+        free(out);
+    }
+    free(depths);
+    *dumps = d;
+    *ndumps = n;
+    return rc;
+}
+
+static void free_dumps(ex_spin_dump *d, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free((char *)d[i].text);
+    free(d);
+}
+
+/* ex_spin_parse on captured texts; -1 when out of memory. */
+static int parse(char *b1, size_t l1, char *b2, size_t l2, const ex_spin_dump *dumps, size_t ndumps,
+                 ex_trace *t, ex_spin_info *info)
+{
+    FILE *in = l1 ? fmemopen(b1, l1, "r") : NULL; /* none: no initial dump */
+    FILE *rp = l2 ? fmemopen(b2, l2, "r") : fopen("/dev/null", "r");
+    int rc = !rp || (l1 && !in) ? -1 : ex_spin_parse(in, rp, dumps, ndumps, t, info);
+    if (in)
+        fclose(in);
+    if (rp)
+        fclose(rp);
+    return rc;
+}
+
+/* Runs spin: the one-step dump (initial state), the full replay, one dump
+ * after each step that starts a process, and the symbol table (channels);
+ * then parses them into t. */
+static int ex_spin_runs(const char *spin, const char *model, const char *trail, long steps,
+                        ex_trace *t, ex_spin_info *info, char *err, size_t errlen)
 {
     const char *tmpdir = getenv("TMPDIR");
     char dir[4096];
@@ -445,49 +655,62 @@ static int ex_spin_runs(const char *spin, const char *model, const char *trail, 
         return ex_errf(err, errlen, "cannot create a temporary directory: %s", strerror(errno));
     const char *first[] = {spin, "-t", "-u1", "-g", "-l", "-w", "-b", "-k", trail, model, NULL};
     const char *full[] = {spin, "-t", "-p", "-g", "-l", "-w", "-b", "-k", trail, model, NULL};
-    pid_t p1, p2;
-    FILE *f1 = ex_spin_start(first, dir, &p1);
-    if (!f1) {
-        ex_rmtree(dir);
-        return ex_errf(err, errlen, "cannot run %s: %s", spin, strerror(errno));
-    }
-    /* The one-step run's output is tiny; read it fully before the replay. */
-    char *line = NULL, *buf = NULL;
-    size_t cap = 0, blen = 0;
-    FILE *mem = open_memstream(&buf, &blen);
-    while (getline(&line, &cap, f1) > 0)
-        if (mem)
-            fputs(line, mem);
-    free(line);
-    int rc1 = ex_spin_finish(f1, p1);
-    if (!mem || fclose(mem) != 0) {
-        free(buf);
-        ex_rmtree(dir);
-        return ex_errf(err, errlen, "out of memory while reading SPIN's replay of %s", trail);
-    }
-    FILE *in = blen ? fmemopen(buf, blen, "r") : NULL; /* none: no initial dump */
-    FILE *f2 = ex_spin_start(full, dir, &p2);
+    const char *symtab[] = {spin, "-d", model, NULL};
+    char *b1 = NULL, *b2 = NULL, *b3 = NULL;
+    size_t l1, l2, l3;
+    ex_spin_dump *dumps = NULL;
+    size_t ndumps = 0;
+    int rc1 = capture(first, dir, &b1, &l1);
+    int rc2 = rc1 == 127 ? 127 : capture(full, dir, &b2, &l2);
     int rc = 0;
-    if (!f2 || (blen && !in)) {
+    if (rc1 == 127 || rc2 == 127) {
+        rc = ex_errf(err, errlen, "cannot run '%s' (install SPIN or pass --spin PATH)", spin);
+    } else if (rc1 < 0 || rc2 < 0) {
         rc = ex_errf(err, errlen, "cannot run %s: %s", spin, strerror(errno));
-        if (f2)
-            ex_spin_finish(f2, p2);
     } else {
-        int parsed = ex_spin_parse(in, f2, t, info);
-        int rc2 = ex_spin_finish(f2, p2);
-        if (parsed != 0)
+        /* a first reading for spin's errors only (a scratch trace: t keeps its symbols) */
+        ex_trace scratch;
+        ex_trace_init(&scratch);
+        rc = parse(b1, l1, b2, l2, NULL, 0, &scratch, info);
+        ex_trace_free(&scratch);
+        if (rc)
             rc = ex_errf(err, errlen, "out of memory while reading SPIN's replay of %s", trail);
-        else if (rc1 == 127 || rc2 == 127)
-            rc = ex_errf(err, errlen, "cannot run '%s' (install SPIN or pass --spin PATH)", spin);
-        else if (info->error && strstr(info->error, "couldn't find claim"))
-            rc = ex_errf(err, errlen, "%s:1: trail does not match %s: %s", trail, model,
-                         info->error);
-        else if (info->error)
-            rc = ex_errf(err, errlen, "%s: %s", model, info->error);
     }
-    if (in)
-        fclose(in);
-    free(buf);
+    /* spin's own errors first: a model it cannot read, a claim not in it */
+    if (rc == 0 && info->error && strstr(info->error, "couldn't find claim"))
+        rc = ex_errf(err, errlen, "%s:1: trail does not match %s: %s", trail, model, info->error);
+    else if (rc == 0 && info->error)
+        rc = ex_errf(err, errlen, "%s: %s", model, info->error);
+    else if (rc == 0 && (rc1 != 0 || rc2 != 0)) {
+        char last[256];
+        last_line(rc1 ? b1 : b2, last, sizeof last);
+        rc = ex_errf(err, errlen, "SPIN (%s) failed with exit status %d: %s", spin, rc1 ? rc1 : rc2,
+                     last[0] ? last : "(no output)");
+    }
+    /* The replay read, read it again with the states after each process start and
+     * the channels: a second parse is cheaper than holding its lines apart. */
+    /* a trail that does not match is the caller's message (ex_spin_load) */
+    bool matched = rc == 0 && !info->failed_transition && info->replayed >= steps;
+    if (!matched) {
+        ex_rmtree(dir);
+        free(b1);
+        free(b2);
+        return rc;
+    }
+    if (rc == 0)
+        rc = start_dumps(spin, model, trail, dir, b2, &dumps, &ndumps, err, errlen);
+    if (rc == 0 && capture(symtab, dir, &b3, &l3) < 0)
+        rc = ex_errf(err, errlen, "cannot run %s: %s", spin, strerror(errno));
+    if (rc == 0) {
+        ex_spin_info_free(info);
+        if (parse(b1, l1, b2, l2, dumps, ndumps, t, info) != 0 ||
+            (b3 && ex_spin_channels(b3, t) != 0))
+            rc = ex_errf(err, errlen, "out of memory while reading SPIN's replay of %s", trail);
+    }
+    free_dumps(dumps, ndumps);
+    free(b1);
+    free(b2);
+    free(b3);
     ex_rmtree(dir);
     return rc;
 }
@@ -561,10 +784,17 @@ int ex_spin_load(const char *spin, const char *model, const char *trail, const c
     char *amodel = rc ? NULL : realpath(model, NULL), *atrail = rc ? NULL : realpath(trail, NULL);
     ex_spin_info info;
     memset(&info, 0, sizeof info);
+    /* spin runs in a scratch directory: a path with a slash is made absolute (a bare
+     * name is looked up on PATH) */
+    char *aspin = rc == 0 && strchr(spin, '/') ? realpath(spin, NULL) : NULL;
     if (rc == 0 && (!amodel || !atrail))
         rc = ex_errf(err, errlen, "cannot resolve %s", amodel ? trail : model);
+    else if (rc == 0 && strchr(spin, '/') && !aspin)
+        rc = ex_errf(err, errlen, "cannot run '%s': %s (install SPIN or pass --spin PATH)", spin,
+                     strerror(errno));
     else if (rc == 0)
-        rc = ex_spin_runs(spin, amodel, atrail, t, &info, err, errlen);
+        rc = ex_spin_runs(aspin ? aspin : spin, amodel, atrail, steps, t, &info, err, errlen);
+    free(aspin);
     if (rc == 0 && (info.failed_transition || info.replayed < steps)) {
         /* spin goes on after "transition failed" (and counts those steps too): the
          * step that failed is the one after the last it had replayed then */

@@ -89,8 +89,9 @@ int ex_spin_load(const char *spin, const char *model, const char *trail, const c
                  ex_trace *t, char **formula, char *err, size_t errlen);
 
 /* Parses SPIN's `spin -t -p -g -l -w` output (initial: the `-u1` dump of
- * the initial state, may be NULL); 0, or -1 when out of memory.  Exposed for
- * tests and the fuzzer. */
+ * the initial state, may be NULL; dumps: the states right after the steps
+ * that create a process, sorted by depth, may be none); 0, or -1 when out of
+ * memory.  Exposed for tests and the fuzzer. */
 typedef struct {
     char **ltl_names, **ltl_texts; /* ltl blocks as spin printed them */
     size_t nltl;
@@ -100,7 +101,25 @@ typedef struct {
     long failed_after; /* steps spin replayed before "transition failed" */
     char *error;       /* first error line spin printed, or NULL */
 } ex_spin_info;
-int ex_spin_parse(FILE *initial, FILE *replay, ex_trace *t, ex_spin_info *info);
+/* spin -t -u(depth+1): the whole state after the step of that depth, as
+ * SPIN's final dump prints it (every process's locals, including those of a
+ * process that has not moved yet, which the replay never prints). */
+typedef struct {
+    long depth;
+    const char *text;
+} ex_spin_dump;
+int ex_spin_parse(FILE *initial, FILE *replay, const ex_spin_dump *dumps, size_t ndumps,
+                  ex_trace *t, ex_spin_info *info);
+/* The depths (ascending, distinct) of the replay's steps that start a
+ * process (`run`): a "Starting" line before their step line.  0, or -1 when
+ * out of memory; *depths is malloc'd (NULL when none). */
+int ex_spin_creations(const char *replay_text, long **depths, size_t *n);
+/* Global channels of `spin -d`'s symbol table: each gets its column len(c)
+ * (len(c[i]) for an array), 0 from the first state up to where the replay
+ * first printed it (SPIN creates a global queue at its first use and prints
+ * none before; a rendezvous channel is never printed and is always empty).
+ * 0, or -1 when out of memory. */
+int ex_spin_channels(const char *symtab_text, ex_trace *t);
 void ex_spin_info_free(ex_spin_info *info);
 /* Adds the model's mtype names as symbols; -1 when out of memory. */
 int ex_spin_mtypes(const char *model_text, ex_trace *t);

@@ -4,8 +4,11 @@
  * explain` does with a trace read that way.
  *
  * The input is the one-step dump and the replay separated by a line "--8<--"
- * (without one it is the replay alone); spin itself is not run.  The whole
- * input is also read as a model for its mtype declarations.  A trace that
+ * (without one it is the replay alone); spin itself is not run.  The dump
+ * part also serves as the state dump after every process start the replay
+ * shows (ex_spin_creations), and the replay part is also read as a model for
+ * its mtype declarations and as `spin -d`'s symbol table for channels
+ * (ex_spin_channels).  A trace that
  * reads is explained against each ltl formula the replay named (small
  * budgets, and with --exact where the trace has at most 64 steps).
  */
@@ -32,7 +35,27 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     ex_trace_init(&t);
     ex_spin_info info;
     memset(&info, 0, sizeof info);
-    int rc = replay && ex_spin_mtypes(s, &t) == 0 ? ex_spin_parse(initial, replay, &t, &info) : -1;
+    /* the dumps after process starts: the first part of the input after each start the
+     * replay has (so apply_dump reads arbitrary text at arbitrary steps) */
+    long *depths = NULL;
+    size_t nd = 0;
+    ex_spin_dump *dumps = NULL;
+    if (ex_spin_creations(rest, &depths, &nd) == 0 && nd && (dumps = calloc(nd, sizeof *dumps))) {
+        for (size_t i = 0; i < nd; i++) {
+            FZ_CHECK(i == 0 || depths[i] > depths[i - 1], "start depths not ascending");
+            dumps[i].depth = depths[i];
+            dumps[i].text = cut ? s : "";
+        }
+    }
+    if (cut)
+        s[cut - s] = 0; /* the dump text ends at the cut */
+    int rc = replay && ex_spin_mtypes(rest, &t) == 0
+                 ? ex_spin_parse(initial, replay, dumps, dumps ? nd : 0, &t, &info)
+                 : -1;
+    if (rc == 0 && ex_spin_channels(rest, &t) != 0)
+        rc = -1;
+    free(depths);
+    free(dumps);
     if (initial)
         fclose(initial);
     if (replay)

@@ -123,6 +123,56 @@ cp "$work/procs.pml.trail" "$work/broken.pml.trail"
 expect "model syntax" 1 'broken.pml:1' -- "$pc" explain "$work/broken.pml"
 expect "usage" 2 'give either a SPIN model' -- "$pc" explain
 expect "help" 0 'usage: pancause explain' -- "$pc" explain --help
+# a process's locals before its first move: spin -t prints a local only when its process
+# moves; they come from SPIN's dump right after the step that starts the process (third
+# probe H3: the model's own formula was refused, and this one failed at step 3, not 1)
+cat >"$work/late.pml" <<'PML'
+byte go = 0;
+proctype P() { byte y = 5; go == 2; y = 7 }
+init { run P(); go = 1; go = 2 }
+ltl p1 { [] (go < 2) }
+ltl p2 { (P[1]:y != 5) U (go == 2) }
+ltl p3 { [] (P[1]:y != 5) }
+PML
+mktrail "$work" late.pml -a -N p1
+expect "local before its process moves: U" 0 '"first_failure": 1, "loop_start": null, "dots": [{"step": 0, "variable": "go", "exact": null}, {"step": 1, "variable": "go", "exact": null}, {"step": 1, "variable": "P[1]:y", "exact": null}]' -- \
+    "$pc" explain "$work/late.pml" --ltl p2 --json
+expect "local before its process moves: G" 0 ' 1 | 5 *     <- first failure' -- \
+    "$pc" explain "$work/late.pml" --ltl p3
+# a process started inside an atomic sequence, after another start, and a pid reused:
+# both Q die and Q(5) takes pid 1 again: z = 5 until it moves, never (not the old z = 9)
+cat >"$work/reuse.pml" <<'PML'
+byte n = 0;
+proctype Q(byte a) { byte z = a; n == 1 -> z = 9 }
+init { atomic { run Q(3); run Q(4) }; n = 1; (_nr_pr <= 2); n = 2; run Q(5); n = 3 }
+ltl p1 { [] (n < 3) }
+PML
+mktrail "$work" reuse.pml -a
+"$pc" explain "$work/reuse.pml" --all-vars >"$work/reuse.out" 2>&1
+# the last row: n = 3, the new Q[1] has z = 5 and a = 5
+grep -Eq '\| 3 \* +\| 5 +\| 5 ' "$work/reuse.out" && ok || bad "pid reuse: $(cat "$work/reuse.out")"
+grep -Eq '^ +2 \| 0 +\| 3 +\| 3 +\| 4 +\| 4' "$work/reuse.out" && ok || bad "atomic starts: $(cat "$work/reuse.out")"
+# channels SPIN never prints: a global queue before its first use, a rendezvous channel
+cat >"$work/chq.pml" <<'PML'
+chan q = [2] of { byte };
+chan c = [0] of { byte };
+byte x = 0;
+active proctype A() { x = 1; c!7; x = 2; q!1 }
+active proctype B() { c?_ }
+ltl p { [] (x < 2 || len(q) > 0) }
+PML
+mktrail "$work" chq.pml -a
+expect "empty channel: len 0" 0 '"first_failure": 5, "loop_start": null, "dots": [{"step": 5, "variable": "x", "exact": null}, {"step": 5, "variable": "len(q)", "exact": null}]' -- \
+    "$pc" explain "$work/chq.pml" --json
+expect "rendezvous channel: len 0" 3 'nothing to explain' -- \
+    "$pc" explain "$work/chq.pml" --formula '[] (len(c) == 0)'
+# --spin: a relative path, and a spin that fails is named with its own message
+cp "$(command -v spin)" "$work/myspin"
+printf '#!/bin/sh\necho "spin: out of memory" >&2\nexit 1\n' >"$work/fakespin"
+chmod +x "$work/fakespin"
+expect "relative --spin" 0 'first failure' -- sh -c "cd '$work' && '$pc' explain late.pml --ltl p3 --spin ./myspin"
+expect "failing spin" 1 'failed with exit status 1: spin: out of memory' -- \
+    "$pc" explain "$work/late.pml" --ltl p3 --spin "$work/fakespin"
 # 6. NuSMV: every false LTL specification, CTL skipped with a reason
 expect "nusmv" 0 'skipping' -- "$pc" explain --nusmv "$fix/nusmv_live.txt" --json
 n=$("$pc" explain --nusmv "$fix/nusmv_live.txt" --json 2>/dev/null | wc -l)

@@ -448,7 +448,7 @@ START_TEST(spin_values_of_any_size)
     ex_trace t;
     ex_trace_init(&t);
     ex_spin_info info;
-    ck_assert_int_eq(ex_spin_parse(NULL, r, &t, &info), 0);
+    ck_assert_int_eq(ex_spin_parse(NULL, r, NULL, 0, &t, &info), 0);
     fclose(r);
     ck_assert_int_ge(ex_trace_find(&t, a), 0);
     ck_assert_int_ge(ex_trace_find(&t, b), 0);
@@ -478,7 +478,7 @@ START_TEST(spin_meta_linear)
     ex_trace_init(&t);
     ex_spin_info info;
     double t0 = u_seconds();
-    ck_assert_int_eq(ex_spin_parse(NULL, r, &t, &info), 0);
+    ck_assert_int_eq(ex_spin_parse(NULL, r, NULL, 0, &t, &info), 0);
     fclose(r);
     ck_assert_uint_eq(info.nltl, N);
     ck_assert_str_eq(info.ltl_texts[N - 1], "[] (x < 199999)");

@@ -32,7 +32,7 @@ START_TEST(spin_processes_channels_structs)
     ex_trace t;
     ex_trace_init(&t);
     ex_spin_info info;
-    ex_spin_parse(i, r, &t, &info);
+    ex_spin_parse(i, r, NULL, 0, &t, &info);
     fclose(i);
     fclose(r);
     ck_assert_uint_eq(t.nsteps, 8); /* initial state + 7 process steps */
@@ -84,7 +84,7 @@ START_TEST(spin_acceptance_cycle_is_a_lasso)
     ex_trace t;
     ex_trace_init(&t);
     ex_spin_info info;
-    ex_spin_parse(i, r, &t, &info);
+    ex_spin_parse(i, r, NULL, 0, &t, &info);
     fclose(i);
     fclose(r);
     ck_assert_uint_eq(t.nsteps, 12);
