@@ -124,7 +124,8 @@ size_t cc_graph_bytes(const cc_graph *g);
 enum {
     CC_NOPRUNE_SUPERSET = 1,  /* keep histories whose multiset contains a bad trace's */
     CC_NOPRUNE_DOMINANCE = 2, /* keep histories dominated by a smaller one at a state */
-    CC_NOPRUNE_MERGE = 4      /* keep every order of equal multisets (no cc_orders pass) */
+    CC_NOPRUNE_MERGE = 4,     /* keep every order of equal multisets (no cc_orders pass) */
+    CC_NOPRUNE_ROWS = 8       /* AC2(2) without viability rows (cc_ac22.c) */
 };
 
 typedef struct {

@@ -95,6 +95,9 @@ static sg_ms rc_q(rconf x)
  * 42% of krebs.2's analysis was that lookup.  Direct mapped, a power of two. */
 #define MS_CACHE 16384
 
+/* close_set's return when a lazy pass gives up (run_pass) */
+#define LAZY_STOP 2
+
 typedef struct {
     cc_ctx *c;
     const cc_oaut *a;
@@ -107,6 +110,12 @@ typedef struct {
     bitstr_t *final_row; /* the final states' row */
     size_t row;          /* bytes per row */
     bool all_rows;
+    /* rows_lazy: the automaton is small enough for a row per state (ROW_PASSES), but
+     * they are not computed yet; a pass then runs without them (lazy) until its
+     * closures have scanned work_limit moves, what the rows would cost (state_rows) */
+    bool rows_lazy, lazy;
+    size_t work, work_limit;
+    size_t ticks0, explored0; /* cc_ctx's counters when a lazy pass began */
     /* the closure's working set */
     conf *cf;
     size_t ncf, cfcap;
@@ -304,6 +313,11 @@ static int close_set(pass *p, uint32_t X)
             p->cf[i].queued = false;
             if (p->cf[i].dead)
                 continue;
+            /* a lazy pass gives up before it costs more than the rows, or before it
+             * would spend the budget that a pass with rows might not need */
+            if (p->lazy && (p->work > p->work_limit || c->ticks + 1 > c->budget ||
+                            (c->soft && c->ticks + 1 > c->soft)))
+                return LAZY_STOP;
             if (!cc_tick(c, level))
                 return 1;
             conf x = p->cf[i]; /* p->cf may move while inserting */
@@ -313,6 +327,7 @@ static int close_set(pass *p, uint32_t X)
                 p->sol[p->nsol++] = x.q;
             }
             for (uint32_t e = cc_first(g, x.s); e != CC_NONE; e = cc_next(g, e)) {
+                p->work++;
                 if (g->to[e] == CC_SINK)
                     continue;
                 uint32_t ev = g->ev[e] & CC_EV_MASK;
@@ -513,10 +528,16 @@ static int step(pass *p, uint32_t i, uint32_t ev, uint32_t X2, uint32_t *to)
  * graph (airbag: 5 states, 10^7 recorded states, where a σ's last event makes the
  * hazard inevitable from nearly everywhere) they remove most of each closure; for a
  * long automaton over a small graph (bakery.3: 1,557 states) they cost more than
- * the closures they save.  So all rows are computed for automata of at most
- * ROW_PASSES states, otherwise only the final row.  The final row lets every move
- * (at k = m every event is an extra), so it is the same for all multisets: it is
- * computed once per analysis and kept in cc_ctx.final_row. */
+ * the closures they save, and so they do for a short automaton whose closures stay
+ * small (bakery.4 with [] ((number[0] == 2) -> [] !(number[1] == 3)): 2.3 s of rows
+ * for closures of 0.1 s).  So rows per state are considered for automata of at most
+ * ROW_PASSES states only, and made only when a pass without them has scanned as many
+ * moves as the rows would (run_pass: the pass then starts again with them, so a
+ * multiset costs at most about twice its cost with rows); otherwise only the final
+ * row is used.  Rows only drop configurations that reach no solution, so the result
+ * is the same either way.  The final row lets every move (at k = m every event is an
+ * extra), so it is the same for all multisets: it is computed once per analysis and
+ * kept in cc_ctx.final_row. */
 #define ROW_PASSES 64
 
 /* Backward over edges allowed at x (silent, extras) from the seeds in work[0..k). */
@@ -660,14 +681,14 @@ static int viability(pass *p)
     const cc_graph *g = c->g;
     const cc_oaut *a = p->a;
     size_t N = g->n + 1, k = 0;
-    if (!c->rev.start)
-        return 0; /* no reverse edges: no pruning */
+    if (!c->rev.start || (c->o->noprune & CC_NOPRUNE_ROWS))
+        return 0; /* no reverse edges (or --no-prune rows): no pruning */
     p->row = (N + 7) / 8;
-    p->all_rows = a->nx <= ROW_PASSES;
-    if (p->all_rows)
-        event_index(c);
-    size_t nrows = p->all_rows ? a->nx : 1;
-    p->viable = calloc(nrows * p->row + 1, 1);
+    /* rows per state are made only once a pass without them has cost as much
+     * (state_rows); the final row is always made, and cached */
+    p->all_rows = false;
+    p->rows_lazy = a->nx <= ROW_PASSES;
+    p->viable = calloc(p->row + 1, 1);
     p->final_row = calloc(p->row + 1, 1);
     uint32_t *work = malloc(N * sizeof *work);
     if (!p->viable || !p->final_row || !work) {
@@ -693,18 +714,40 @@ static int viability(pass *p)
         if (fx < a->nx && (*cached = malloc(p->row + 1)))
             memcpy(*cached, p->final_row, p->row + 1);
     }
-    for (size_t x = a->nx; p->all_rows && x-- > 0;) {
-        bitstr_t *row = p->viable + x * p->row;
+    free(work);
+    return 0;
+}
+
+/* The rows of every automaton state (rows_lazy: a pass without them cost as much).
+ * 0, or -1 when out of memory (then the pass goes on with the final row only). */
+static int state_rows(pass *p)
+{
+    cc_ctx *c = p->c;
+    const cc_oaut *a = p->a;
+    p->rows_lazy = false;
+    uint32_t *work = malloc((c->g->n + 1) * sizeof *work);
+    bitstr_t *v = calloc(a->nx * p->row + 1, 1);
+    if (!work || !v) {
+        free(work);
+        free(v);
+        return -1;
+    }
+    event_index(c);
+    for (size_t x = a->nx; x-- > 0;) {
+        bitstr_t *row = v + x * p->row;
         if (a->final[x]) {
             memcpy(row, p->final_row, p->row);
             continue;
         }
-        k = 0;
+        size_t k = 0;
         for (uint32_t m = a->first[x]; m < a->first[x + 1]; m++)
-            k = seed_row(p, m, p->viable + (size_t)a->mto[m] * p->row, row, work, k);
+            k = seed_row(p, m, v + (size_t)a->mto[m] * p->row, row, work, k);
         close_row(p, (uint32_t)x, row, work, k);
     }
     free(work);
+    free(p->viable);
+    p->viable = v;
+    p->all_rows = true;
     return 0;
 }
 
@@ -806,13 +849,15 @@ static void rows_move(pass *to, pass *from)
     to->final_row = from->final_row;
     to->row = from->row;
     to->all_rows = from->all_rows;
+    to->rows_lazy = from->rows_lazy;
     from->xbits = from->viable = from->final_row = NULL;
 }
 
 /* Pass 1 into *out; p keeps its canonical R's for pass 2 (pass_free).  The rows are
- * taken from *rows when it has them. */
-static int run_pass(pass *p, cc_ctx *c, const cc_oaut *a, size_t nevents, bool extras,
-                    uint32_t bound, const sg_ms *cand, size_t ncand, pass *rows, cc_pass *out)
+ * taken from *rows when it has them.  LAZY_STOP: a pass without the rows of each
+ * automaton state gave up (close_set); the rows are then in *p. */
+static int run_pass_once(pass *p, cc_ctx *c, const cc_oaut *a, size_t nevents, bool extras,
+                         uint32_t bound, const sg_ms *cand, size_t ncand, pass *rows, cc_pass *out)
 {
     memset(out, 0, sizeof *out);
     memset(p, 0, sizeof *p);
@@ -842,11 +887,19 @@ static int run_pass(pass *p, cc_ctx *c, const cc_oaut *a, size_t nevents, bool e
         rows_move(p, rows);
     else
         rc = extra_rows(p) ? -1 : viability(p);
+    if (!rc && p->rows_lazy && c->rev.start) {
+        p->lazy = true;
+        p->work_limit = (size_t)a->nx * c->rev.start[c->g->n] / 16;
+        p->ticks0 = c->ticks;
+        p->explored0 = c->r->explored;
+    }
     /* the start: the root, closed at gap 0 */
     uint32_t r = U_INVALID;
     if (!rc && a->nx) {
         reset_closure(p);
-        rc = insert(p, 0, c->g->root, 0, 0) || close_set(p, 0);
+        rc = insert(p, 0, c->g->root, 0, 0);
+        if (!rc)
+            rc = close_set(p, 0);
         r = rc ? U_INVALID : canonical(p);
         if (!rc && (r == U_INVALID || pass_node(p, 0, r, 1) == U_INVALID || note_drops(p, 0)))
             rc = -1;
@@ -873,6 +926,27 @@ static int run_pass(pass *p, cc_ctx *c, const cc_oaut *a, size_t nevents, bool e
     if (b > c->r->bytes)
         c->r->bytes = b;
     return rc;
+}
+
+/* run_pass_once; where it runs lazily and gives up, again with every state's row.
+ * The counters of the attempt given up are taken back: the result does not depend on
+ * whether a pass ran lazily first. */
+static int run_pass(pass *p, cc_ctx *c, const cc_oaut *a, size_t nevents, bool extras,
+                    uint32_t bound, const sg_ms *cand, size_t ncand, pass *rows, cc_pass *out)
+{
+    int rc = run_pass_once(p, c, a, nevents, extras, bound, cand, ncand, rows, out);
+    if (rc != LAZY_STOP)
+        return rc;
+    c->ticks = p->ticks0;
+    c->r->explored = p->explored0;
+    rc = state_rows(p);
+    rows_move(rows, p);
+    pass_free(p);
+    cc_pass_free(out);
+    if (rc) { /* no memory for the rows: the pass without them, to its end */
+        rows->rows_lazy = false;
+    }
+    return run_pass_once(p, c, a, nevents, extras, bound, cand, ncand, rows, out);
 }
 
 void cc_pass_free(cc_pass *o)

@@ -39,8 +39,8 @@ static const char *const HELP_TAIL =
     "                whichever is more; 0 = no limit)\n"
     "  --exact-states  identify recorded states by their full state vector instead\n"
     "                of a 96-bit fingerprint (more memory; no collision risk)\n"
-    "  --no-prune WHAT  switch a pruning of the history search off, to check that\n"
-    "                it keeps the causes: superset, dominance, merge, or all\n"
+    "  --no-prune WHAT  switch a pruning of the analysis off, to check that it\n"
+    "                keeps the causes: superset, dominance, merge, rows, or all\n"
     "                (repeatable; unpruned searches may need a larger --budget)\n"
     "  --one-thread  the analysis on one core: by default a second thread builds\n"
     "                each cause's orders automaton while the first runs the\n"
@@ -209,17 +209,19 @@ static int noprune_option(smh_config *cfg, const char *what)
     static const struct {
         const char *name;
         unsigned bit;
-    } P[] = {{"superset", CC_NOPRUNE_SUPERSET},
-             {"dominance", CC_NOPRUNE_DOMINANCE},
-             {"merge", CC_NOPRUNE_MERGE},
-             {"all", CC_NOPRUNE_SUPERSET | CC_NOPRUNE_DOMINANCE | CC_NOPRUNE_MERGE}};
+    } P[] = {
+        {"superset", CC_NOPRUNE_SUPERSET},
+        {"dominance", CC_NOPRUNE_DOMINANCE},
+        {"merge", CC_NOPRUNE_MERGE},
+        {"rows", CC_NOPRUNE_ROWS},
+        {"all", CC_NOPRUNE_SUPERSET | CC_NOPRUNE_DOMINANCE | CC_NOPRUNE_MERGE | CC_NOPRUNE_ROWS}};
     for (size_t k = 0; what && k < sizeof P / sizeof P[0]; k++)
         if (!strcmp(what, P[k].name)) {
             cfg->noprune |= P[k].bit;
             return 0;
         }
-    fprintf(stderr,
-            "pan: --no-prune needs one of superset, dominance, merge, all (./pan -C --help)\n");
+    fprintf(stderr, "pan: --no-prune needs one of superset, dominance, merge, rows, all (./pan -C "
+                    "--help)\n");
     return 2;
 }
 

@@ -97,6 +97,7 @@ NOPRUNE_RUNS = [
     ("np-superset", "--no-prune superset --budget %d" % PRUNE_BUDGET, "ac2"),
     ("np-dominance", "--no-prune dominance --budget %d" % (PRUNE_BUDGET // 10), "ac2"),
     ("np-merge", "--no-prune merge --budget %d" % PRUNE_BUDGET, "ac2"),
+    ("np-rows", "--no-prune rows --budget %d" % PRUNE_BUDGET, "ac2"),
     ("np-all", "--no-prune all --budget %d" % PRUNE_BUDGET, "ac2"),
     ("np-all-noac2", "--no-prune all --no-ac2 --budget %d" % PRUNE_BUDGET, "noac2"),
 ]
