@@ -969,6 +969,15 @@ static void incomplete_reasons(const cc_result *r, rp_run *out)
                 "c_track data marked UnMatched): runs that differ only there are one state "
                 "to pan, so a cause may join a run that violates with one that does not; "
                 "drop 'hidden' (or track the data Matched) for causality checking");
+    if (run.flags & SMH_C_UNTRACKED)
+        add_why(out, &n,
+                "the model's C code may keep data out of pan's states (a c_state declared "
+                "\"Hidden\", or a c_decl or top-level c_code block and no c_track): pan "
+                "neither stores nor restores such data, so runs that differ only there are "
+                "one state to pan and a cause may join a run that violates with one that does "
+                "not; declare the data with c_state ... \"Global\" (or \"Local\"), or "
+                "register it with c_track ... \"Matched\" (a c_decl block that declares only "
+                "types makes this reason too cautious)");
     if (run.flags & SMH_BFS_RENDEZVOUS)
         add_why(out, &n,
                 "pan's breadth-first search does not explore every interleaving "

@@ -297,6 +297,21 @@ static int plan(const char *src, size_t ai, sm_edit *e, size_t *ne, u_err *err)
     return 0;
 }
 
+/* C data outside pan's state, for the glue (SMH_C_UNTRACKED): SPIN 6.5.2 writes each
+ * c_decl (and top-level c_code) block between "start of c_codeN" and "end of c_codeN"
+ * comments before pan.c includes pan.h, and a c_state "Hidden" declaration as a C
+ * global marked "Hidden".  Whether c_track registers a c_decl's data the glue reads
+ * from pan.h's HAS_TRACK. */
+static void c_data(sm_buf *b, const char *src)
+{
+    const char *inc = strstr(src, "\n#include \"pan.h\"");
+    const char *blk = strstr(src, "/* start of c_code");
+    if (blk && inc && blk < inc)
+        buf_str(b, "#define SM_C_DECL 1 /* pancause: a c_decl block */\n");
+    if (strstr(src, ";\t/* Hidden */\n"))
+        buf_str(b, "#define SM_C_HIDDEN 1 /* pancause: a c_state \"Hidden\" */\n");
+}
+
 /* Stable by position, so that insertions at one point keep the table's order. */
 static int edit_cmp(const void *x, const void *y)
 {
@@ -606,6 +621,7 @@ int sm_instrument(const char *src, const char *labels, const char *pan_t, const 
                           ANCHORS[e[i - 1].anchor].text, ANCHORS[e[i].anchor].text);
     sm_buf b = {0};
     buf_str(&b, PROLOGUE);
+    c_data(&b, src);
     const char *at = src;
     for (size_t i = 0; i < ne; i++) {
         buf_add(&b, at, (size_t)(e[i].at - at));
