@@ -140,6 +140,13 @@ typedef struct {
 
 struct rp_ftree {
     char *model, *hazard;
+    /* why the gates may not be every cause (rp_every_cause_caveat: the result is
+     * incomplete, or a run without a cause reaches the hazard), NULL when they are;
+     * why[0 .. nwhy): the result's reasons to be incomplete (the run's, borrowed).
+     * The writers say so, and call the top probability an upper bound only without */
+    const char *caveat;
+    const char *const *why;
+    size_t nwhy;
     rp_ft_event *ev; /* one per event type (index = event type) */
     size_t nev;
     rp_ft_gate *gate; /* one per cause, in the report's order */

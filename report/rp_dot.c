@@ -42,6 +42,15 @@ static int put(FILE *f, const void *arg)
           "// circle = basic event, dashed ellipse = an event that must not occur.\n"
           "digraph fault_tree {\n  ordering=out;\n  node [fontname=\"Helvetica\"];\n",
           f);
+    if (t->caveat) { /* the gates may not be every cause: said on the picture */
+        fputs("  labelloc=t;\n  label=\"NOT ALL CAUSES: ", f);
+        u_put_dot(f, t->caveat);
+        for (size_t k = 0; k < t->nwhy; k++) {
+            fputs(k ? "; " : ": ", f);
+            u_put_dot(f, t->why[k]);
+        }
+        fputs("\";\n", f);
+    }
     fputs("  top [shape=box, style=bold, label=\"", f);
     u_put_dot(f, t->hazard);
     fputs("\"];\n  or [shape=invtriangle, label=\"OR\"];\n  top -> or;\n", f);

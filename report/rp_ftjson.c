@@ -53,6 +53,8 @@ static void top_probability(u_json *j, const rp_ftree *t)
     u_json_uint(j, p.ncuts);
     u_json_key(j, "pand_order_ignored");
     u_json_bool(j, true);
+    u_json_key(j, "upper_bound"); /* only over every cause (rp_ftree.caveat) */
+    u_json_bool(j, !t->caveat);
     u_json_end(j);
 }
 
@@ -64,6 +66,15 @@ static int put(FILE *f, const void *arg)
     u_json_obj(&j);
     u_json_key(&j, "model");
     u_json_str(&j, t->model);
+    u_json_key(&j, "complete");
+    u_json_bool(&j, t->nwhy == 0);
+    u_json_key(&j, "incomplete_reasons");
+    u_json_arr(&j);
+    for (size_t k = 0; k < t->nwhy; k++)
+        u_json_str(&j, t->why[k]);
+    u_json_end(&j);
+    u_json_key(&j, "all_causes"); /* the gates are every cause (rp_every_cause_caveat) */
+    u_json_bool(&j, !t->caveat);
     u_json_key(&j, "top");
     u_json_obj(&j);
     u_json_key(&j, "name");

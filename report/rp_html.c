@@ -304,9 +304,11 @@ static void html_prob(FILE *f, const rp_ftree *t)
     fprintf(f,
             "<p id=\"top-probability\">From %zu minimal cut sets (each cause's basic events; "
             "events independent). <b>PAND order and non-occurrence conditions are ignored in "
-            "this figure</b>, so it is an upper bound.<br>rare-event approximation: "
+            "this figure</b>, so it is %s%s.<br>rare-event approximation: "
             "<span id=\"p-rare\">%.6g</span><br>exact (inclusion-exclusion): ",
-            p.ncuts, p.rare);
+            p.ncuts,
+            t->caveat ? "no bound either: causes may be missing, since " : "an upper bound",
+            t->caveat ? t->caveat : "", p.rare);
     if (p.has_exact)
         fprintf(f, "<span id=\"p-exact\">%.6g</span></p>", p.exact);
     else

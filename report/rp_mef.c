@@ -58,7 +58,18 @@ static int put(FILE *f, const void *arg)
           "<opsa-mef>\n  <define-fault-tree name=\"pancause\">\n    <label>",
           f);
     u_put_xml(f, t->model);
-    fputs("</label>\n    <define-gate name=\"hazard\">\n      <label>", f);
+    /* whether the gates are every cause: a tool reading the tree must not take a
+     * partial OR for the whole hazard (the fourth probe's P4-4) */
+    fprintf(f, "</label>\n    <attributes>\n      <attribute name=\"complete\" value=\"%s\"/>\n",
+            t->nwhy ? "false" : "true");
+    fprintf(f, "      <attribute name=\"all-causes\" value=\"%s\"/>\n",
+            t->caveat ? "false" : "true");
+    for (size_t k = 0; k < t->nwhy; k++) {
+        fprintf(f, "      <attribute name=\"incomplete-reason-%zu\" value=\"", k + 1);
+        u_put_xml(f, t->why[k]);
+        fputs("\"/>\n", f);
+    }
+    fputs("    </attributes>\n    <define-gate name=\"hazard\">\n      <label>", f);
     u_put_xml(f, t->hazard);
     fputs("</label>\n", f);
     /* MEF's OR needs two or more arguments too */

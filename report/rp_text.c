@@ -161,10 +161,13 @@ static void text_probability(FILE *f, rp_in *in)
         fprintf(f, "  probability of the hazard: not computed (no probability for %s)\n",
                 p.missing);
     else if (rc == 0) {
+        /* an upper bound only over every cause: with causes missing, none (the fourth
+         * probe's P4-4: 0.01 called an upper bound where the complete figure is 0.208) */
         fprintf(f,
                 "  probability of the hazard (%zu minimal cut sets, events independent, PAND "
-                "order and non-occurrences ignored: an upper bound): ",
-                p.ncuts);
+                "order and non-occurrences ignored: %s%s): ",
+                p.ncuts, t->caveat ? "no bound, since " : "an upper bound",
+                t->caveat ? t->caveat : "");
         if (p.has_exact)
             fprintf(f, "%.6g (rare-event approximation %.6g)\n", p.exact, p.rare);
         else

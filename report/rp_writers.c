@@ -111,6 +111,11 @@ rp_ftree *rp_tree(rp_in *in)
         return in->tree;
     const char *hazard = in->run->hazard ? in->run->hazard : "the hazard (not reached)";
     in->tree = rp_ftree_build(in->r, in->names, in->nevents, in->run->model, hazard);
+    if (in->tree) {
+        in->tree->caveat = rp_every_cause_caveat(in);
+        in->tree->why = in->run->why;
+        in->tree->nwhy = in->run->nwhy;
+    }
     if (in->tree && in->probs)
         rp_prob_apply(in->tree, in->probs);
     return in->tree;

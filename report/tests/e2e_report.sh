@@ -183,6 +183,28 @@ check "single: SCRAM's cut sets and probabilities are ours" scram_ok tree.xml tr
 check "single: the text report gives the top-event probability" \
     grep -q "probability of the hazard (2 minimal cut sets.*: 0.00299" out.txt
 
+# an incomplete result (-m cuts the deep cause off): its probability is no bound, and
+# every fault tree file says the gates may not be all causes (the fourth probe, P4-4)
+mkdir "$W/deep" && cd "$W/deep" || exit 1
+cp "$ROOT/report/tests/fixtures/deep.pml" . && spin -a deep.pml >/dev/null &&
+    make -s -f "$ROOT/Makefile" pan >/dev/null || bad "deep: make pan"
+printf 'Fa 0.01\nFb 0.2\n' >p.txt
+./pan -C -m20 --probabilities p.txt --fault-tree t.xml --fault-tree t.json --fault-tree t.dot \
+    --html r.html >out.txt 2>&1 || bad "deep: pan -C -m20"
+check "deep -m20: the text calls the probability no bound" \
+    grep -q "ignored: no bound, since the result is incomplete): 0.01 " out.txt
+check "deep -m20: the HTML too" grep -q "no bound either: causes may be missing" r.html
+check "deep -m20: the tree JSON says incomplete, not all causes, no upper bound" python3 -c '
+import json; d = json.load(open("t.json"))
+assert d["complete"] is False and d["all_causes"] is False and d["incomplete_reasons"]
+assert d["top_probability"]["upper_bound"] is False'
+check "deep -m20: MEF says complete=false and validates" \
+    sh -c "xmllint --noout --relaxng '$RNG' t.xml 2>/dev/null && grep -q 'name=\"complete\" value=\"false\"' t.xml"
+check "deep -m20: the picture says NOT ALL CAUSES" sh -c 'grep -q "NOT ALL CAUSES" t.dot && dot -Tsvg t.dot | grep -q "NOT ALL CAUSES"'
+./pan -C --probabilities p.txt --fault-tree t2.json >out2.txt 2>&1 || bad "deep: pan -C"
+check "deep complete: both causes, an upper bound of 0.208" \
+    sh -c 'grep -q "ignored: an upper bound): 0.208 " out2.txt && python3 -c "import json,sys; d = json.load(open(\"t2.json\")); sys.exit(not (d[\"complete\"] and d[\"top_probability\"][\"upper_bound\"]))"'
+
 # ---- bad inputs ----
 cd "$W/railway" || exit 1
 refused() { # refused NAME EXIT PATTERN ARGS...: exits EXIT, says PATTERN, before any search
