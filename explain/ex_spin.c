@@ -266,6 +266,45 @@ int ex_spin_creations(const char *text, long **depths, size_t *n)
     return 0;
 }
 
+int ex_spin_positions(const char *text, long **nums, size_t *n)
+{
+    size_t cap = 0;
+    *nums = NULL;
+    *n = 0;
+    char *last_key = NULL;
+    int rc = 0;
+    /* the same rule as ex_spin_parse: a step line (a process's termination included)
+     * starts a position unless it repeats the previous one's key (a d_step); nothing
+     * after "spin: trail ends after" */
+    for (const char *s = text; *s && !rc && strncmp(s, "spin: trail ends after ", 23);) {
+        size_t len = strcspn(s, "\n");
+        char *line = dupn(s, len);
+        if (!line)
+            rc = -1;
+        else if (is_step_line(line)) {
+            size_t k = step_key(line);
+            bool same = k && last_key && strlen(last_key) == k && !strncmp(last_key, line, k);
+            if (!same && U_GROW(*nums, cap, *n))
+                rc = -1;
+            else if (!same)
+                (*nums)[(*n)++] = step_depth(line);
+            free(last_key);
+            last_key = k ? dupn(line, k) : NULL;
+            if (k && !last_key)
+                rc = -1;
+        }
+        free(line);
+        s += len + (s[len] == '\n');
+    }
+    free(last_key);
+    if (rc) {
+        free(*nums);
+        *nums = NULL;
+        *n = 0;
+    }
+    return rc;
+}
+
 int ex_spin_channels(const char *text, ex_trace *t)
 {
     for (const char *s = text; *s;) {

@@ -114,6 +114,13 @@ int ex_spin_parse(FILE *initial, FILE *replay, const ex_spin_dump *dumps, size_t
  * process (`run`): a "Starting" line before their step line.  0, or -1 when
  * out of memory; *depths is malloc'd (NULL when none). */
 int ex_spin_creations(const char *replay_text, long **depths, size_t *n);
+/* The step number SPIN printed (`spin -t -p`'s "  12:\tproc ...") for each
+ * position p >= 1 of the trace ex_spin_parse makes of the same replay text:
+ * (*nums)[p - 1].  A tool that puts explain's positions on a trail's steps
+ * (pancause nearest --with-explain) counts them so, a process's termination
+ * ("  4: proc 1 terminates") and the statements of one d_step included.  0, or
+ * -1 when out of memory; *nums is malloc'd (NULL when none). */
+int ex_spin_positions(const char *replay_text, long **nums, size_t *n);
 /* Global channels of `spin -d`'s symbol table: each gets its column len(c)
  * (len(c[i]) for an array), 0 from the first state up to where the replay
  * first printed it (SPIN creates a global queue at its first use and prints

@@ -44,8 +44,11 @@ static void step_cell(FILE *f, const nr_report *r, const nr_path *p, long k, con
             loop && k == (long)p->n - 1 ? " loop-end" : "");
     if (loop && k == (long)p->n - 1)
         fprintf(f, " data-back=\"%zu\"", r->f->loop_step + 1);
-    if (p == r->a && k >= 0) /* where pancause nearest --with-... puts its marks */
-        fprintf(f, " data-step=\"%ld\"", k + 1);
+    if (p == r->a && k >= 0) /* where pancause nearest --with-... puts its marks, and the
+                                location (proctype, pid, control state) a label of pan -C's
+                                events names (nr_marks.c) */
+        fprintf(f, " data-step=\"%ld\" data-loc=\"%s %d %d\"", k + 1,
+                nr_proc_name(r->m, p->step[k].proctype), p->step[k].pid, p->step[k].pc);
     fputs(">", f);
     if (k >= 0) {
         const nr_step *s = &p->step[k];

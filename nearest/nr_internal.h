@@ -183,13 +183,15 @@ enum { NR_STOP_NONE, NR_STOP_BUDGET, NR_STOP_MEMORY };
 
 typedef struct {
     bool found;         /* some successful run exists (and b is one) */
-    bool exact;         /* b is nearest: the search ended, not its budget or memory */
-    int stop;           /* NR_STOP_*: what ended a search that is not exact */
+    bool exact;         /* b is nearest: the search ended, or it stopped with a b no
+                           farther than its lower bound */
+    int stop;           /* NR_STOP_*: what stopped the search before its end (with exact:
+                           after it had found b and proved it nearest) */
     bool cap_hit;       /* NR_STOP_MEMORY by q->mem_cap (else an allocation failed) */
     bool own_alignment; /* not exact, and b too long for the DP within the memory: the
                            distance is that of the search's own alignment of b */
     long distance;      /* d(a, b) */
-    long lower;         /* when not exact: no successful run is nearer than this */
+    long lower;         /* no successful run is nearer than this (exact: the distance) */
     nr_path b;
     int32_t *pair; /* per b step: the a step aligned with it, or -1 */
     /* b is a lasso (README "The closest successful execution: definitions"): the model

@@ -1,9 +1,11 @@
 /*
  * nr_json.c - the nearest result as JSON (--json FILE).
  *
- * Keys: model, trail, exact (the search ran to its end and the graph is complete: false
- * when incomplete names a reason), lower_bound (when not exact), stopped_by (what ended
- * a search that did not run to its end: "budget" or "memory"; else null), alignment_minimal (the
+ * Keys: model, trail, exact (b is nearest: the search ran to its end, or stopped with a b
+ * at its lower bound, and the graph is complete: false when incomplete names a reason),
+ * lower_bound (no successful run is nearer; the distance when exact), stopped_by (what
+ * stopped a search before its end: "budget" or "memory", with exact true after it had
+ * proved b nearest; else null), alignment_minimal (the
  * alignment is the least for b; false only when a stopped search's b was too long for
  * the DP within the memory, and its own alignment is given), run_to_end (whether b had to
  * end in a valid end state, --run-to-end), assume (the --assume expressions),
@@ -156,7 +158,7 @@ int nr_json_write(FILE *f, const void *arg)
     u_json_key(&j, "lower_bound");
     u_json_int(&j, r->f->lower);
     u_json_key(&j, "stopped_by");
-    if (r->f->exact)
+    if (!r->f->stop)
         u_json_null(&j);
     else
         u_json_str(&j, r->f->stop == NR_STOP_MEMORY ? "memory" : "budget");

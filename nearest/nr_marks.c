@@ -7,12 +7,15 @@
  * file, run by the front end after pan, adds to it:
  *   - with explain: `pancause explain`'s red dots (Beer et al.) for the trail's ltl
  *     formula, computed here by the explain module itself (ex_spin_load, ex_explain);
- *     a dot at trace position s >= 1 is the state after the s-th step line of
- *     `spin -t -p`, which is put on a's step with that step line's trail number
- *     (position 0, the initial state, on a's first step);
+ *     a dot at trace position s >= 1 is the state after the s-th step of `spin -t
+ *     -p` as explain counts them (ex_spin_positions: a process's termination is one,
+ *     a d_step's statements are one), which is put on a's step with that step's
+ *     trail number (position 0, the initial state, on a's first step);
  *   - with causes: the causes `./pan -C --json` finds (the scratch build's pan), each
- *     cause's events put on a's steps whose source line carries the event's label;
- *     a cause some of whose events a does not take is listed, not marked.
+ *     cause's events put on the first a step that moves out of the event's labelled
+ *     location (proctype and control state, as pan -C itself decides: the page's
+ *     data-loc per a step, written by pan, and `spin -d`'s label table); a cause some
+ *     of whose events a does not take is listed, not marked.
  * Both go into one section before the statistics (static HTML: what applied, each
  * mark with its a step) and as JSON (`<script id="nr-marks">`) that the page's script
  * draws on a's lane (● dots, ◆ cause events) and counts into #nr-summary.  The page is
@@ -21,6 +24,7 @@
  */
 #include "explain.h"
 #include "nr_internal.h"
+#include "spinmodel.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -85,21 +89,28 @@ static void putf(marks *k, bool esc, char *fresh)
     free(fresh);
 }
 
-/* ---- a's steps: trail numbers and source lines ---- */
+/* ---- a's steps: trail numbers, explain's positions, locations ---- */
+
+typedef struct {
+    char *proc; /* the proctype's name */
+    int pid, pc;
+} loc;
 
 typedef struct {
     long *num; /* per a step: its trail number (the trail's first column) */
     size_t n;
-    long *sline; /* per spin step line: its trail number */
-    int *line;   /* and its source line */
-    size_t ns;
+    long *pos; /* per position p >= 1 of explain's trace: the step number spin printed */
+    size_t npos;
+    loc *at; /* per a step: where its process was (the page's data-loc; proc NULL: none) */
 } steps;
 
 static void steps_free(steps *s)
 {
+    for (size_t k = 0; s->at && k < s->n; k++)
+        free(s->at[k].proc);
+    free(s->at);
     free(s->num);
-    free(s->sline);
-    free(s->line);
+    free(s->pos);
 }
 
 /* a's steps from the trail: every move but the never claim's (process slot 0 after
@@ -131,9 +142,12 @@ static int trail_steps(const char *trail, steps *s, u_err *err)
     return rc;
 }
 
-/* The step lines of `spin -t -p` ("  12:\tproc  1 (P:1) model.pml:31 (state 4)\t[...]"),
- * as explain reads them (ex_spin.c): their trail numbers and source lines. */
-static int replay_steps(const char *w, const char *model, const char *trail, steps *s, u_err *err)
+/* explain's trace positions in `spin -t -p` (the step lines, as explain counts them:
+ * ex_spin_positions): the step number of each.  A process's end ("  4: proc 1
+ * terminates", pan's -end- move) is a position and a step of a; counting only the
+ * lines that name a statement put every later dot past a's end (third probe H5). */
+static int replay_positions(const char *w, const char *model, const char *trail, steps *s,
+                            u_err *err)
 {
     char *log = u_fmt("%s/marks-replay.log", w);
     if (!log)
@@ -145,46 +159,34 @@ static int replay_steps(const char *w, const char *model, const char *trail, ste
     free(log);
     if (!t)
         return rc ? u_errf(err, "spin -t could not replay %s", trail) : -1;
-    size_t cap = 0;
-    for (char *l = t; *l && !rc;) {
-        char *p = l;
-        while (*p == ' ')
-            p++;
-        char *end;
-        long num = strtol(p, &end, 10);
-        if (end > p && *end == ':') {
-            p = end + 1;
-            while (*p == ' ' || *p == '\t')
-                p++;
-            char *close = !strncmp(p, "proc ", 5) ? strchr(p, ')') : NULL;
-            char *nl = l + strcspn(l, "\n");
-            if (close && close < nl) {
-                /* the token after the process: file:line */
-                char *tok = close + 1 + strspn(close + 1, " \t");
-                char *tend = tok + strcspn(tok, " \t\n");
-                char *colon = tok;
-                for (char *c = tok; c < tend; c++)
-                    if (*c == ':')
-                        colon = c;
-                size_t c2 = cap;
-                int *ln = NULL;
-                if (U_GROW(s->sline, c2, s->ns) ||
-                    (c2 != cap && !(ln = realloc(s->line, c2 * sizeof *s->line)))) {
-                    rc = u_oom(err);
-                    break;
-                }
-                if (ln)
-                    s->line = ln;
-                cap = c2;
-                s->sline[s->ns] = num;
-                s->line[s->ns++] = colon > tok ? atoi(colon + 1) : 0;
-            }
-        }
-        l += strcspn(l, "\n");
-        l += *l == '\n';
-    }
+    rc = ex_spin_positions(t, &s->pos, &s->npos) ? u_oom(err) : 0;
     free(t);
     return rc;
+}
+
+/* Each a step's location from the page pan wrote: its a cells carry data-step="k"
+ * data-loc="PROC PID PC" (nr_html.c).  A step without one has none (proc NULL). */
+static int page_locations(const char *text, steps *s, u_err *err)
+{
+    if (!(s->at = calloc(s->n ? s->n : 1, sizeof *s->at)))
+        return u_oom(err);
+    static const char key[] = " data-step=\"";
+    for (const char *p = text; (p = strstr(p, key));) {
+        p += sizeof key - 1;
+        char *end;
+        long k = strtol(p, &end, 10);
+        const char *l = !strncmp(end, "\" data-loc=\"", 12) ? end + 12 : NULL;
+        size_t len = l ? strcspn(l, " \"") : 0;
+        int pid, pc;
+        if (!l || k < 1 || (size_t)k > s->n || s->at[k - 1].proc || l[len] != ' ' ||
+            sscanf(l + len, " %d %d", &pid, &pc) != 2)
+            continue;
+        if (!(s->at[k - 1].proc = strndup(l, len)))
+            return u_oom(err);
+        s->at[k - 1].pid = pid;
+        s->at[k - 1].pc = pc;
+    }
+    return 0;
 }
 
 /* a's step (1-based) with trail number num, or 0. */
@@ -231,7 +233,7 @@ static void explain_marks(marks *k, const char *model, const char *trail, const 
                        e.ndots, e.ndots == 1 ? "" : "s"));
             for (size_t d = 0; d < e.ndots && !k->oom; d++) {
                 size_t pos = e.dots[d].step;
-                long st = pos == 0 ? 1 : pos <= s->ns ? a_step(s, s->sline[pos - 1]) : 0;
+                long st = pos == 0 ? 1 : pos <= s->npos ? a_step(s, s->pos[pos - 1]) : 0;
                 const char *v = t.vars[e.dots[d].var].name;
                 putf(k, true,
                      st ? u_fmt(" %s at step %ld%s;", v, st, pos ? "" : " (initial state)")
@@ -301,22 +303,34 @@ static const char *skip(const char *c)
     return c;
 }
 
-/* Whether source line `line` of text defines label name (`name:`, not `name::`). */
-static bool labelled(const char *text, const char *name, int line)
+/* Whether a's step at location l is event ev of pan -C: pan makes a move an event
+ * when its source (proctype, control state) carries a user label (spin-model/
+ * sm_hooks.c), the first in `spin -d`'s table when several do, and names it L, P.L or
+ * P[pid].L (P the proctype).  So a label on an `if` or `do` is taken by every option's
+ * move out of it, which SPIN prints on the option's own line (third probe H2: matching
+ * by source line missed them all). */
+static bool takes(const sm_label *lab, int nlab, const loc *l, const char *ev)
 {
-    size_t len = strlen(name);
-    int ln = 1;
-    for (const char *p = text; *p; p++) {
-        if (*p == '\n') {
-            ln++;
+    if (!l->proc)
+        return false;
+    for (int i = 0; i < nlab; i++) {
+        if (lab[i].state != l->pc || strcmp(lab[i].proc, l->proc))
             continue;
-        }
-        if (ln != line || strncmp(p, name, len) ||
-            (p > text && (isalnum((unsigned char)p[-1]) || p[-1] == '_')))
-            continue;
-        const char *q = ws(p + len);
-        if (*q == ':' && q[1] != ':')
+        const char *name = lab[i].label, *r = ev;
+        size_t pl = strlen(l->proc);
+        if (!strcmp(ev, name))
             return true;
+        if (strncmp(ev, l->proc, pl))
+            return false;
+        r += pl;
+        if (*r == '[') {
+            char *e;
+            long pid = strtol(r + 1, &e, 10);
+            if (e == r + 1 || *e != ']' || pid != l->pid)
+                return false;
+            r = e + 1;
+        }
+        return *r == '.' && !strcmp(r + 1, name);
     }
     return false;
 }
@@ -328,8 +342,10 @@ static void causes_marks(marks *k, const char *w, const char *model, char *const
     char *json = u_fmt("%s/marks-causes.json", w), *log = u_fmt("%s/marks-causes.log", w);
     char **argv = calloc((size_t)npan + 6, sizeof *argv);
     u_err err = {{0}};
-    char *text = NULL, *src = NULL;
-    if (!json || !log || !argv) {
+    char *text = NULL, *sym = NULL, *symlog = u_fmt("%s/marks-labels.log", w);
+    sm_label *lab = NULL;
+    int nlab = 0;
+    if (!json || !log || !argv || !symlog) {
         k->oom = true;
         goto done;
     }
@@ -341,7 +357,7 @@ static void causes_marks(marks *k, const char *w, const char *model, char *const
     for (int i = 0; i < npan; i++)
         argv[n++] = pan[i];
     u_run(w, argv, log);
-    if (!(text = u_read_file(json, NULL, &err)) || !(src = u_read_file(model, NULL, &err))) {
+    if (!(text = u_read_file(json, NULL, &err))) {
         /* pan's own reason, when it gave one ("pancause: M has no events. ...") */
         u_err ignore = {{0}};
         char *out = u_read_file(log, NULL, &ignore), *why = out ? strstr(out, "pancause: ") : NULL;
@@ -351,6 +367,17 @@ static void causes_marks(marks *k, const char *w, const char *model, char *const
         put(k, why ? why + 10 : err.msg, true);
         put(k, "</p>\n", false);
         free(out);
+        goto done;
+    }
+    /* the labels' states, from SPIN's symbol table, as `make pan` gave them to pan */
+    char *dargv[] = {"spin", "-d", (char *)model, NULL};
+    if (u_run(w, dargv, symlog) || !(sym = u_read_file(symlog, NULL, &err))) {
+        put(k, "<p>Not available: <code>spin -d</code> gave no symbol table.</p>\n", false);
+        goto done;
+    }
+    if ((nlab = sm_labels_parse(sym, &lab)) < 0) {
+        nlab = 0;
+        k->oom = true;
         goto done;
     }
     /* the top-level "causes": [{..., "eol": ..., "occurrences": [...], ...}, ...] */
@@ -397,17 +424,14 @@ static void causes_marks(marks *k, const char *w, const char *model, char *const
         put(k, "<li><code>", false);
         put(k, eol ? eol : "?", true);
         put(k, "</code>: ", false);
-        /* where a takes each event: its steps on a labelled line */
+        /* where a takes each event: its first step out of the labelled location */
         long at[64];
         int found = 0;
         for (int e = 0; e < nev; e++) {
             at[e] = 0;
             for (size_t j = 0; j < s->n && !at[e]; j++)
-                for (size_t l = 0; l < s->ns; l++)
-                    if (s->sline[l] == s->num[j] && labelled(src, ev[e], s->line[l])) {
-                        at[e] = (long)j + 1;
-                        break;
-                    }
+                if (takes(lab, nlab, &s->at[j], ev[e]))
+                    at[e] = (long)j + 1;
             found += at[e] != 0;
         }
         if (nev && found == nev) {
@@ -433,8 +457,10 @@ static void causes_marks(marks *k, const char *w, const char *model, char *const
             "\"Labelling events\").</p>\n",
             false);
 done:
+    sm_labels_free(lab, nlab);
     free(text);
-    free(src);
+    free(sym);
+    free(symlog);
     free(argv);
     free(json);
     free(log);
@@ -480,7 +506,8 @@ int nr_marks_add(const char *html, const char *w, const char *model, const char 
     marks k = {0};
     char *text = NULL;
     int rc = -1;
-    if (trail_steps(trail, &s, err) || replay_steps(w, model, trail, &s, err))
+    if (!(text = u_read_file(html, NULL, err)) || trail_steps(trail, &s, err) ||
+        replay_positions(w, model, trail, &s, err) || page_locations(text, &s, err))
         goto done;
     put(&k, "<h2>Other explanations of this counterexample</h2>\n", false);
     if (explain)
@@ -495,8 +522,6 @@ int nr_marks_add(const char *html, const char *w, const char *model, const char 
         rc = u_oom(err);
         goto done;
     }
-    if (!(text = u_read_file(html, NULL, err)))
-        goto done;
     const char *at = strstr(text, "<h2>Statistics</h2>");
     if (!at) {
         rc = u_errf(err, "%s: not a nearest page", html);

@@ -878,6 +878,15 @@ int nr_search(const nr_query *q, nr_found *f)
             if (d < 0)
                 rc = -1;
             f->distance = d;
+            /* no successful run is nearer than lower, and b is that near: b is nearest
+             * after all, and its alignment the least (third probe H6: "NOT EXACT ... no
+             * run is nearer than 12" for a b at 12).  f->stop stays: the reports say
+             * that the search stopped after it had proved this. */
+            if (d >= 0 && d <= f->lower) {
+                f->exact = true;
+                f->own_alignment = false;
+                f->lower = d;
+            }
         }
     }
     release(&S);

@@ -230,7 +230,12 @@ int nr_text_report(FILE *f, const nr_report *r)
     else
         fprintf(f, "  b (successful run): %zu steps, ends in %s\n", r->f->b.n, nr_b_end(r));
     fprintf(f, "  distance d(a, b) = %ld", r->f->distance);
-    if (nr_exact(r))
+    if (nr_exact(r) && r->f->stop)
+        fprintf(f,
+                " (exact: no successful run is nearer; the search stopped at its %s after "
+                "%zu expanded nodes, but no run it had left could be nearer than b)\n",
+                r->f->stop == NR_STOP_MEMORY ? "memory limit" : "budget", r->f->expanded);
+    else if (nr_exact(r))
         fprintf(f, " (exact: no successful run is nearer)\n");
     else if (r->f->exact)
         fprintf(f, " (NOT EXACT: the least over the recorded graph, which is INCOMPLETE "

@@ -120,6 +120,14 @@ check_json "$work/mutex/out.json" 'any(x["kind"] == "deleted" and x["line"] == 2
 stock typedef
 near typedef --run-to-end
 check_json "$work/typedef/out.json" 'any(x["variable"] == "p.x" and x["value_a"] == "1" and x["value_b"] == "0" for x in j["deltas"])'
+# a search its budget stops after it has found b at its lower bound has proved b nearest:
+# exact (third probe H6: "NOT EXACT ... no run is nearer than 12" for a b at 12).  typedef's
+# search finds its b at 15 after 25 expansions; at 22 every node left is at f = 15 already.
+d="$work/typedef"
+"$pc" nearest "$d/typedef.pml" --budget 22 --json "$d/b22.json" >"$d/b22.out" 2>&1 || bad "typedef --budget 22: exit $?"
+check_json "$d/b22.json" 'j["exact"] and j["stopped_by"] == "budget" and j["distance"] == j["lower_bound"] == 15 and j["alignment_minimal"]'
+grep -q 'distance d(a, b) = 15 (exact: no successful run is nearer; the search stopped at its budget' "$d/b22.out" &&
+    ! grep -q 'NOT EXACT' "$d/b22.out" && ok || bad "typedef --budget 22: $(grep -m1 'distance d' "$d/b22.out")"
 
 # 3. an invalid end state: the slice holds the choice that leads into it
 stock end

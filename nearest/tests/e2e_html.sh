@@ -56,7 +56,7 @@ marks = json.loads(html.unescape(mk.group(1))) if mk else []
 want.update({"dots": sum(m["kind"] == "dot" for m in marks),
              "causes": sum(m["kind"] == "cause" for m in marks)})
 for m in marks:
-    cell = re.search(r'<td class="step a[^"]*" data-step="%d">(.*?)</td>' % m["step"], dom, re.S)
+    cell = re.search(r'<td class="step a[^"]*" data-step="%d"[^>]*>(.*?)</td>' % m["step"], dom, re.S)
     if not cell or m["label"] not in cell.group(1):
         sys.exit(f"{name}: mark {m} not drawn in a's step {m['step']}")
 if len(sys.argv) > 4:  # the tools' own outputs: every dot and every cause event is there
@@ -114,6 +114,44 @@ if [ "$fail" -gt "$before" ]; then fail=$before; ok; else bad "a page with undra
 # without --html the marks have nowhere to go: refused before any work
 "$pc" nearest "$work/other/railway.pml" --with-explain >/dev/null 2>&1
 [ $? -eq 2 ] && ok || bad "--with-explain without --html not refused (exit 2)"
+
+# marks_are NAME PAGE WANT: the page's marks (its nr-marks list) are exactly WANT, a
+# Python list of (a step, "dot" | "cause", label)
+marks_are() {
+    python3 - "$2" "$3" <<'PY' && ok || bad "$1: wrong marks"
+import json, re, sys
+m = re.search(r'<script type="application/json" id="nr-marks">(.*?)</script>', open(sys.argv[1]).read(), re.S)
+got = sorted((x["step"], x["kind"], x["label"]) for x in json.loads(m.group(1))) if m else None
+want = sorted(tuple(x) for x in eval(sys.argv[2]))
+if got != want:
+    sys.exit(f"marks {got}, want {want}")
+PY
+}
+
+# a label on an `if` (BEEM's every label): pan -C's cause S .& T is a's own, its events
+# on a's step 1 (the option's move out of S) and step 2 (third probe H2: matched by
+# source line, SPIN's option line, neither was, and the page called it no cause of a)
+mkdir -p "$work/iflabel" && cp "$fix/iflabel.pml" "$work/iflabel/"
+"$pc" nearest "$work/iflabel/iflabel.pml" --json "$work/iflabel/out.json" --html "$work/iflabel/out.html" \
+    --with-causes >"$work/iflabel/out" 2>&1 || bad "iflabel: pancause nearest exit $?"
+check iflabel "$work/iflabel/out.html" "$work/iflabel/out.json"
+marks_are iflabel "$work/iflabel/out.html" '[(1, "cause", "1:S"), (2, "cause", "1:T")]'
+! grep -q 'not a cause of this counterexample' "$work/iflabel/out.html" && ok ||
+    bad "iflabel: the page calls a's own cause no cause of it"
+
+# a process that ends in a (its -end- move a step of a): explain's dots at the first
+# failure on a's step 4, where x = 2 makes it fail (third probe H5: both were dropped as
+# "no step of a"); L1 and L2 on one line on steps 3 and 4; checked against the tools
+mkdir -p "$work/ends" && cp "$fix/ends.pml" "$work/ends/"
+(cd "$work/ends" && spin -a ends.pml >/dev/null && cc -O1 -w -o pan pan.c && ./pan -a >/dev/null 2>&1 &&
+    "$pc" explain ends.pml --json >explain.json 2>/dev/null &&
+    make -s -f "$root/Makefile" pan >/dev/null 2>&1 && ./pan -C --json causes.json >/dev/null 2>&1)
+"$pc" nearest "$work/ends/ends.pml" --json "$work/ends/out.json" --html "$work/ends/out.html" \
+    --with-explain --with-causes >"$work/ends/out" 2>&1 || bad "ends: pancause nearest exit $?"
+check ends "$work/ends/out.html" "$work/ends/out.json" "$work/ends/explain.json" "$work/ends/causes.json"
+marks_are ends "$work/ends/out.html" \
+    '[(4, "dot", "x"), (4, "dot", "y"), (3, "cause", "1:L1"), (4, "cause", "1:L2"), (1, "cause", "1:M")]'
+! grep -q 'no step of a' "$work/ends/out.html" && ok || bad "ends: a dot dropped as no step of a"
 
 # the check can fail: a page without its first deleted row, one without a Δ
 sed '0,/<tr class="row row-deleted/s//<tr class="gone/' "$work/minmax/out.html" >"$work/norow.html"
