@@ -84,8 +84,14 @@ size_t nr_model_bytes(const nr_model *m);
 /* ---- the search and its reports (nr_pan.c) ---- */
 
 #define NR_MAX_ASSUME 16
+/* How the reports name a trail pancause nearest made itself (--trail-not-kept) */
+#define NR_NOT_KEPT "stock pan's counterexample (made by pancause nearest, not kept)"
+
 typedef struct {
     const char *trail;                    /* the counterexample's trail file */
+    bool trail_not_kept;                  /* --trail-not-kept: pancause nearest made
+                                             it in a scratch directory, deleted after:
+                                             the reports do not name its path */
     const char *json, *html, *good_trail; /* outputs, NULL when not asked for */
     const char *graph;                    /* --nearest-graph: write the recorded graph
                                              and values there instead of searching */

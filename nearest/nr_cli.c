@@ -128,6 +128,7 @@ static int work(const cli *c, const char *root, const char *w, const char *base)
 {
     char *log = u_fmt("%s/step.log", w), *mk = u_fmt("%s/Makefile", root);
     char *trail = NULL;
+    bool made = false; /* trail is stock pan's, made here in w */
     int rc = 1;
     if (!log || !mk)
         goto done;
@@ -177,7 +178,9 @@ static int work(const cli *c, const char *root, const char *w, const char *base)
                     c->model);
             goto done;
         }
-        printf("pancause nearest: no trail given; stock pan's counterexample is used\n");
+        made = true;
+        printf("pancause nearest: no trail given; stock pan's counterexample is used (not "
+               "kept: run pan beside the model to keep it)\n");
         fflush(stdout);
     }
     char *json = c->json ? u_absolute(c->json) : NULL, *html = c->html ? u_absolute(c->html) : NULL;
@@ -189,6 +192,8 @@ static int work(const cli *c, const char *root, const char *w, const char *base)
         pv[n++] = "-C";
         pv[n++] = "--nearest";
         pv[n++] = trail;
+        if (!c->trail && made) /* in w, which is deleted: the reports must not name it */
+            pv[n++] = "--trail-not-kept";
 #define OPT(name, v)                                                                               \
     if (v) {                                                                                       \
         pv[n++] = name;                                                                            \

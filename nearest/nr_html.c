@@ -206,7 +206,7 @@ int nr_html_write(FILE *f, const void *arg)
     fputs("<h1>The closest successful execution: ", f);
     esc(f, r->c->model);
     fputs("</h1>\n<p>Counterexample <code>", f);
-    esc(f, r->o->trail);
+    esc(f, r->o->trail_not_kept ? NR_NOT_KEPT : r->o->trail);
     fprintf(f, "</code>: %zu steps, ends: <b>", r->a->n);
     esc(f, r->a_end);
     fprintf(f, "</b>.<br>Closest successful run: %zu steps, ends in ", r->f->b.n);

@@ -151,8 +151,11 @@ int nr_json_write(FILE *f, const void *arg)
     u_json_obj(&j);
     u_json_key(&j, "model");
     u_json_str(&j, r->c->model);
-    u_json_key(&j, "trail");
-    u_json_str(&j, r->o->trail);
+    u_json_key(&j, "trail"); /* null: stock pan's, made by pancause nearest, not kept */
+    if (r->o->trail_not_kept)
+        u_json_null(&j);
+    else
+        u_json_str(&j, r->o->trail);
     u_json_key(&j, "exact");
     u_json_bool(&j, nr_exact(r));
     u_json_key(&j, "lower_bound");

@@ -218,8 +218,8 @@ static void delta_line(FILE *f, const nr_report *r, size_t k)
 int nr_text_report(FILE *f, const nr_report *r)
 {
     const nr_deltas *d = r->d;
-    fprintf(f, "\npancause: the closest successful execution to %s (%s)\n", r->o->trail,
-            r->c->model);
+    fprintf(f, "\npancause: the closest successful execution to %s (%s)\n",
+            r->o->trail_not_kept ? NR_NOT_KEPT : r->o->trail, r->c->model);
     fprintf(f, "  a (counterexample): %zu steps, ends: %s\n", r->a->n, r->a_end);
     if (r->f->lasso)
         fprintf(f,

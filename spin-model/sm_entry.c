@@ -148,6 +148,11 @@ static int nearest_option(smh_config *cfg, const char *a, const char *val, int *
         *used = 0;
         return 0;
     }
+    if (!strcmp(a, "--trail-not-kept")) { /* pancause nearest's own (nr_cli.c) */
+        o->trail_not_kept = true;
+        *used = 0;
+        return 0;
+    }
     if (!strcmp(a, "--exact-states")) {
         cfg->exact = 1;
         *used = 0;

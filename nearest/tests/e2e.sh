@@ -403,6 +403,16 @@ out=$(cd "$work/minmax" && "$pc" nearest minmax.pml 2>&1)
 [ $? = 0 ] && grep -q "closest successful execution to .*minmax.pml.trail" <<<"$out" &&
     ! grep -q "no trail given" <<<"$out" && ok || bad "relative model, trail beside it: $out"
 
+# no trail at all: stock pan's, made in the scratch directory, which is deleted; the
+# reports say so and name no path there (third probe H9: they named the deleted file)
+d="$work/notrail"
+mkdir -p "$d" && cp "$fix/minmax.pml" "$d/"
+out=$(cd "$d" && "$pc" nearest minmax.pml --json o.json --html o.html 2>&1)
+[ $? = 0 ] && grep -q "closest successful execution to stock pan's counterexample (made by pancause nearest, not kept)" <<<"$out" &&
+    ! grep -q "pancause-" <<<"$out" && ok || bad "no trail: the text names the deleted trail: $out"
+check_json "$d/o.json" 'j["trail"] is None'
+grep -q "not kept" "$d/o.html" && ! grep -q "pancause-nearest" "$d/o.html" && ok || bad "no trail: the HTML names the deleted trail"
+
 # an INCOMPLETE graph (pan's BFS matched a state stored inside an atomic sequence
 # outside it: spin-model/tests/fixtures/bfs_atomic_mode.pml) is never called exact: the
 # search's least is over the graph only (RICH seed 51 printed "exact" there)
