@@ -312,6 +312,29 @@ static void c_data(sm_buf *b, const char *src)
         buf_str(b, "#define SM_C_HIDDEN 1 /* pancause: a c_state \"Hidden\" */\n");
 }
 
+/* The names of the never claims (every ltl block is one, selected by -N or not), from
+ * SPIN 6.5.2's "spin_c_typ[i] = P; /" "* name *" "/" lines, as sm_pan_claim_names[]
+ * (NULL-terminated): their labels are SPIN's, not events the user named. */
+static void claim_names(sm_buf *b, const char *src)
+{
+    static const char KEY[] = "spin_c_typ[";
+    buf_str(b, "static const char *const sm_pan_claim_names[] = {");
+    for (const char *p = strstr(src, KEY); p; p = strstr(p + 1, KEY)) {
+        const char *eol = strchr(p, '\n'), *c = strstr(p, "; /* ");
+        if (!eol || !c || c > eol || !strchr(p, '='))
+            continue;
+        const char *name = c + 5, *end = strstr(name, " */");
+        if (!end || end > eol || end == name)
+            continue;
+        buf_str(b, "\"");
+        for (const char *q = name; q < end; q++)
+            if (isalnum((unsigned char)*q) || *q == '_')
+                buf_add(b, q, 1);
+        buf_str(b, "\", ");
+    }
+    buf_str(b, "NULL};\n");
+}
+
 /* Stable by position, so that insertions at one point keep the table's order. */
 static int edit_cmp(const void *x, const void *y)
 {
@@ -637,6 +660,7 @@ int sm_instrument(const char *src, const char *labels, const char *pan_t, const 
         }
     }
     buf_str(&b, at);
+    claim_names(&b, src);
     if (append_trans(&b, pan_t, pan_m) || append_tail(&b, labels, glue_path) || b.oom) {
         free(b.s);
         return u_errf(err, "out of memory, or `spin -d` output unreadable");

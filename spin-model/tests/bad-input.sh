@@ -127,4 +127,26 @@ expect "depth limit makes the result incomplete" 0 "INCOMPLETE: the search depth
     ./pan -C -m8 --json d.json
 grep -q '"complete": false' d.json || { echo "FAIL: JSON does not say incomplete"; fails=$((fails + 1)); }
 
+# a label that names no move (on a goto: SPIN jumps over it) is a note with its line; the
+# labels SPIN writes into never claims (T0_init of an ltl block, selected or not) are not
+# the user's and get none (the fourth probe, P4-1: a note on another claim's T0_init)
+mkdir "$W/idle" && cd "$W/idle" || exit 1
+cat >idle.pml <<'PML'
+byte x;
+active proctype A() {
+  L: x = 1;
+  G: goto done;
+done:
+  assert(x == 0)
+}
+ltl never_two { [] (x != 2) }
+ltl never_three { [] (x != 3) }
+PML
+spin -a idle.pml >/dev/null && mk >/dev/null
+expect "idle label: a note with its line" 0 "note: label G (idle.pml:4, proctype A) names no move" \
+    ./pan -C -N never_three
+grep -q "T0_init" "$W/out" && { echo "FAIL: a note on a never claim's label"; fails=$((fails + 1)); }
+expect "idle label: the other claim selected" 0 "note: label G" ./pan -C -N never_two
+grep -q "T0_init" "$W/out" && { echo "FAIL: a note on a never claim's label"; fails=$((fails + 1)); }
+
 [ $fails -eq 0 ]
