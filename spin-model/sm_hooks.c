@@ -843,6 +843,11 @@ int smh_label_used(int i)
 {
     if (!live() || run.cfg.nearest_on || i < 0 || i >= run.nlabels || !run.evid)
         return 1;
+    /* a search cut short (pan's fatal error, a stop, the depth limit, memory) may not
+     * have reached the label: no note blaming it (the fourth probe's P4-2: fifteen notes
+     * after pan aborted at depth 0 for -DMA too small) */
+    if (rec.fatal || rec.stopped || rec.truncated || rec.oom)
+        return 1;
     int p = proc_index(run.labels[i].proc);
     if (p < 0 || p == run.claim_type)
         return 1; /* not a process of the model: the never claim's own labels */
@@ -956,8 +961,9 @@ static void incomplete_reasons(const cc_result *r, rp_run *out)
     if (rec.fatal) {
         snprintf(fatal_why, sizeof fatal_why,
                  "pan gave up its search with the error \"%.100s\" (its message above says "
-                 "why; \"VECTORSZ too small\" asks for PANFLAGS=-DVECTORSZ=N): a limit of "
-                 "pan's, not a violation of the model, so it is no hazard",
+                 "why: \"VECTORSZ too small\" asks for PANFLAGS=-DVECTORSZ=N, \"MA too "
+                 "small\" for PANFLAGS=-DMA=N): a limit of pan's, not a violation of the "
+                 "model, so it is no hazard",
                  rec.fatal);
         add_why(out, &n, fatal_why);
     } else if (rec.stopped)

@@ -113,7 +113,7 @@ void smh_error(const char *msg);
  * message): pan's own limit, not a violation of the model. */
 void smh_fatal(const char *msg);
 /* Whether label i of smh_begin's table named a move pan took (an event); true too
- * when this pan does not run -C (no note then). */
+ * when this pan does not run -C, or its search was cut short (no note then). */
 int smh_label_used(int i);
 /* The glue switched pan's partial order reduction off for this model, and why
  * (sm_glue.c.inc's sm_pan_reduction; a note at the exit). */
