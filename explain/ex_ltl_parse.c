@@ -267,7 +267,12 @@ static int lex(parser *p)
         } else if (isalpha(c) || c == '_') {
             rc = lex_word(p, &i);
         } else if ((rc = lex_punct(p, &i)) == 1) {
-            if (isprint(c))
+            if (c == '@') /* SPIN's P[0]@crit: the replay shows no process's location */
+                perr(p, i,
+                     "remote label references (P[pid]@label) are not supported: SPIN's "
+                     "replay does not show where each process is; label a variable instead "
+                     "(e.g. set in_crit = 1 at the label)");
+            else if (isprint(c))
                 perr(p, i, "unexpected character '%c'", c);
             else
                 perr(p, i, "unexpected byte 0x%02x", c);

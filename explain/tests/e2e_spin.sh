@@ -114,6 +114,8 @@ expect "trail mismatch: the failed step" 1 'ma.pml.trail:6: trail does not match
     "$pc" explain "$work/mb.pml" --trail "$work/ma.pml.trail" --formula '[] (cnt < 5)'
 expect "missing trail" 1 'cannot read trail' -- "$pc" explain "$work/procs.pml" --trail "$work/nope.trail"
 expect "unknown variable" 1 "unknown variable 'nosuch'" -- "$pc" explain "$work/procs.pml" --formula '[] (nosuch > 0)'
+expect "remote label reference refused with its reason" 1 'column 10: remote label references (P[pid]@label) are not supported' -- \
+    "$pc" explain "$work/procs.pml" --formula '[] !(P[0]@crit)'
 expect "formula syntax" 1 'column 9: expected an expression' -- "$pc" explain "$work/procs.pml" --formula '[] (x < )'
 expect "unknown on finite" 3 'does not falsify' -- "$pc" explain "$work/procs.pml" --formula '[] (s.f < 100)'
 expect "holds on lasso" 3 'nothing to explain: the formula' -- "$pc" explain "$work/live.pml" --formula '[] (n < 4)'
