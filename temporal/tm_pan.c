@@ -433,6 +433,18 @@ static int follow_trail(const pgraph *g, bool by_end, const char *trail, uint64_
     pos[n++] = g->root;
     bool claim = false;
     long lineno = 0;
+    /* the cycle mark first: a safety trail (an assert's, whose last move the graph
+     * leaves out) is named as such, not as a trail of another model (fourth probe P4-6) */
+    bool marked = false;
+    for (const char *s = text; *s && !marked; s += strcspn(s, "\n"), s += *s == '\n')
+        marked = strncmp(s, "-1:-1:-1", 8) == 0;
+    if (!marked) {
+        u_errf(err,
+               "%s: not an acceptance cycle: no -1:-1:-1 line marks a cycle (make the trail "
+               "with pan -a)",
+               trail);
+        goto done;
+    }
     for (char *s = text; *s;) {
         size_t len = strcspn(s, "\n");
         long f[3];

@@ -87,9 +87,25 @@ expect "a trail without a cycle" 1 'not an acceptance cycle: no -1:-1:-1' -- \
 head -n -1 unfair2.trail >short.trail
 expect "a cycle that does not close" 1 'not an acceptance cycle: the system' -- \
     unfair2.pml --inputs r0,r1 --trail short.trail --ltl granted0
-printf '1:0:99\n' >alien.trail
-expect "a move that is no move of the model" 1 'alien.trail:1: move 0:99 is no move' -- \
+printf -- '-1:-1:-1\n1:0:99\n' >alien.trail
+expect "a move that is no move of the model" 1 'alien.trail:2: move 0:99 is no move' -- \
     unfair2.pml --inputs r0,r1 --trail alien.trail --ltl granted0
+# stock pan's safety trail of this very model (an assert): named as no acceptance cycle,
+# not as a trail of another model (fourth probe P4-6)
+cat >assert.pml <<'PML'
+bool r0, g0;
+active proctype P() {
+end:
+  do
+  :: atomic { if :: r0 = true :: r0 = false fi; g0 = r0 }
+  :: atomic { r0 = true; g0 = false; assert(false) }
+  od
+}
+ltl l { [] <> g0 }
+PML
+spin -a assert.pml >/dev/null 2>&1 && cc -DNOCLAIM -w -o span pan.c && ./span >/dev/null 2>&1
+expect "an assertion's trail" 1 'assert.pml.trail: not an acceptance cycle: no -1:-1:-1' -- \
+    assert.pml --inputs r0 --trail assert.pml.trail
 printf 'hello\n' >text.trail
 expect "a trail that is no trail" 1 'text.trail:1: not a trail line' -- \
     unfair2.pml --inputs r0,r1 --trail text.trail --ltl granted0
