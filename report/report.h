@@ -123,6 +123,11 @@ int rp_json(FILE *f, const rp_in *in);
 /* The fault tree of section 4.2 (rp_ftree.c): top event -> OR -> per cause an AND or
  * PAND gate over basic events (one per event type, shared by the gates); a causal
  * non-occurrence is a condition on its gate, not a basic event. */
+/* The undeveloped input of the top OR where runs reach the hazard without a cause */
+#define RP_UNCAUSED_ID "pancause_uncaused" /* rp_ftree.c make_id keeps events off it */
+#define RP_UNCAUSED_TEXT                                                                           \
+    "runs that reach the hazard without a cause (undeveloped: label more statements)"
+
 typedef struct {
     char *name;  /* the event's name as in the report */
     char *id;    /* identifier for MEF and Graphviz (unique, [A-Za-z_][A-Za-z0-9_]*) */
@@ -147,6 +152,10 @@ struct rp_ftree {
     const char *caveat;
     const char *const *why;
     size_t nwhy;
+    /* a run reaches the hazard with events no cause explains: an undeveloped input
+     * "uncaused" of the top OR, without a probability (the fourth probe's P4-9: with
+     * no cause the tree's top was the constant false, for a hazard that is reached) */
+    bool uncaused;
     rp_ft_event *ev; /* one per event type (index = event type) */
     size_t nev;
     rp_ft_gate *gate; /* one per cause, in the report's order */

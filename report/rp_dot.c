@@ -56,6 +56,10 @@ static int put(FILE *f, const void *arg)
     fputs("\"];\n  or [shape=invtriangle, label=\"OR\"];\n  top -> or;\n", f);
     for (size_t i = 0; i < t->ngate; i++)
         gate(f, t, i);
+    if (t->uncaused) /* rp_ftree.uncaused: an undeveloped event, a diamond by convention */
+        fputs("  " RP_UNCAUSED_ID " [shape=diamond, label=\"" RP_UNCAUSED_TEXT "\"];\n"
+              "  or -> " RP_UNCAUSED_ID ";\n",
+              f);
     for (size_t e = 0; e < t->nev; e++) {
         if (!rp_ftree_used(t, e))
             continue;

@@ -90,7 +90,11 @@ static int put(FILE *f, const void *arg)
         snprintf(name, sizeof name, "cause-%zu", i + 1);
         u_json_str(&j, name);
     }
+    if (t->uncaused) /* rp_ftree.uncaused: an undeveloped input, no probability */
+        u_json_str(&j, RP_UNCAUSED_ID);
     u_json_end(&j);
+    u_json_key(&j, "uncaused");
+    u_json_bool(&j, t->uncaused);
     u_json_end(&j);
     u_json_key(&j, "gates");
     u_json_arr(&j);

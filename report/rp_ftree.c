@@ -41,6 +41,8 @@ static char *make_id(const char *name, const rp_ftree *t, size_t upto)
     for (size_t i = 0; i < n; i++)
         id[k++] = isalnum((unsigned char)name[i]) ? name[i] : '_';
     id[k] = 0;
+    if (!strcmp(id, RP_UNCAUSED_ID)) /* the tree's own undeveloped input keeps its name */
+        k += (size_t)snprintf(id + k, 24, "_1");
     for (size_t i = 0, sfx = 2; i < upto; i++)
         if (!strcmp(t->ev[i].id, id)) {
             snprintf(id + k, 24, "_%zu", sfx++);

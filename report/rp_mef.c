@@ -73,18 +73,23 @@ static int put(FILE *f, const void *arg)
     u_put_xml(f, t->hazard);
     fputs("</label>\n", f);
     /* MEF's OR needs two or more arguments too */
-    if (t->ngate == 1)
-        fputs("      <gate name=\"cause-1\"/>\n", f);
-    else if (t->ngate == 0) /* no cause: the hazard is unreachable */
+    size_t n = t->ngate + t->uncaused;
+    if (n == 0) /* no cause and no uncaused run: the hazard is unreachable */
         fputs("      <house-event name=\"no-cause\"/>\n", f);
-    else {
+    if (n > 1)
         fputs("      <or>\n", f);
-        for (size_t i = 0; i < t->ngate; i++)
-            fprintf(f, "        <gate name=\"cause-%zu\"/>\n", i + 1);
+    for (size_t i = 0; i < t->ngate; i++)
+        fprintf(f, "%s<gate name=\"cause-%zu\"/>\n", n > 1 ? "        " : "      ", i + 1);
+    if (t->uncaused)
+        fprintf(f, "%s<basic-event name=\"" RP_UNCAUSED_ID "\"/>\n", n > 1 ? "        " : "      ");
+    if (n > 1)
         fputs("      </or>\n", f);
-    }
     fputs("    </define-gate>\n", f);
-    if (!t->ngate)
+    if (t->uncaused)
+        fputs("    <define-basic-event name=\"" RP_UNCAUSED_ID "\">\n      <label>" RP_UNCAUSED_TEXT
+              "</label>\n    </define-basic-event>\n",
+              f);
+    if (n == 0)
         fputs("    <define-house-event name=\"no-cause\">\n      <constant value=\"false\"/>\n"
               "    </define-house-event>\n",
               f);

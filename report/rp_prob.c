@@ -244,6 +244,10 @@ int rp_prob_top(const rp_ftree *t, rp_topprob *out)
             out->missing = t->ev[e].name;
             return 1;
         }
+    if (t->uncaused) { /* an input without a probability (rp_ftree.uncaused) */
+        out->missing = RP_UNCAUSED_TEXT;
+        return 1;
+    }
     if (!t->ngate)
         return 1;
     rp_cuts c;

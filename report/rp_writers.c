@@ -115,6 +115,7 @@ rp_ftree *rp_tree(rp_in *in)
         in->tree->caveat = rp_every_cause_caveat(in);
         in->tree->why = in->run->why;
         in->tree->nwhy = in->run->nwhy;
+        in->tree->uncaused = in->r->nuncaused > 0;
     }
     if (in->tree && in->probs)
         rp_prob_apply(in->tree, in->probs);

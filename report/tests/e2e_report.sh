@@ -205,6 +205,21 @@ check "deep -m20: the picture says NOT ALL CAUSES" sh -c 'grep -q "NOT ALL CAUSE
 check "deep complete: both causes, an upper bound of 0.208" \
     sh -c 'grep -q "ignored: an upper bound): 0.208 " out2.txt && python3 -c "import json,sys; d = json.load(open(\"t2.json\")); sys.exit(not (d[\"complete\"] and d[\"top_probability\"][\"upper_bound\"]))"'
 
+# a hazard reached by a run without a cause: the tree's top is an OR over an undeveloped
+# input, not the constant false (fourth probe P4-9); no probability is computed for it
+mkdir "$W/uncaused" && cd "$W/uncaused" || exit 1
+cp "$ROOT/report/tests/fixtures/uncaused.pml" . && spin -a uncaused.pml >/dev/null &&
+    make -s -f "$ROOT/Makefile" pan >/dev/null || bad "uncaused: make pan"
+printf 'L 0.5\n' >p.txt
+./pan -C --probabilities p.txt --fault-tree t.xml --fault-tree t.json --fault-tree t.dot >out.txt 2>&1 ||
+    bad "uncaused: pan -C"
+check "uncaused: MEF validates, its top is the undeveloped event, not false" \
+    sh -c "xmllint --noout --relaxng '$RNG' t.xml 2>/dev/null && grep -q '<basic-event name=\"pancause_uncaused\"/>' t.xml && ! grep -q 'constant value=\"false\"' t.xml"
+check "uncaused: the JSON top names it" python3 -c '
+import json; d = json.load(open("t.json")); assert d["top"]["inputs"] == ["pancause_uncaused"] and d["top"]["uncaused"] and not d["all_causes"]'
+check "uncaused: the picture has it" sh -c 'grep -q "pancause_uncaused \[shape=diamond" t.dot && dot -Tsvg t.dot >/dev/null'
+check "uncaused: no probability computed" grep -q "probability of the hazard: not computed (no probability for runs that reach the hazard without a cause" out.txt
+
 # ---- bad inputs ----
 cd "$W/railway" || exit 1
 refused() { # refused NAME EXIT PATTERN ARGS...: exits EXIT, says PATTERN, before any search
