@@ -156,7 +156,8 @@ typedef struct {
 typedef struct {
     cc_occ *occ; /* the cause's occurrences, in the order of its witness */
     size_t nocc;
-    cc_absent *absent; /* sorted by (event, after, before) */
+    cc_absent *absent; /* sorted by (event's name, after, before); by event id without
+                          cc_options.names */
     size_t nabsent;
     bool *ordered;        /* nocc x nocc: ordered[i * nocc + j] = i before j on every trace */
     double ntraces;       /* red traces (orders) of this cause: can exceed 2^64 */

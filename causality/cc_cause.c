@@ -1087,6 +1087,23 @@ static int cause_cmp(const void *x, const void *y)
     return (a->nabsent > b->nabsent) - (a->nabsent < b->nabsent);
 }
 
+/* A cause's prohibited intervals by event name, then occurrence indices (which follow
+ * the witness, itself first by names): event ids are numbered in the order pan met the
+ * events, so DFS and BFS listed the same clauses in different orders (the fourth
+ * probe's P4-10). */
+static int absent_cmp(const void *x, const void *y)
+{
+    const cc_absent *a = x, *b = y;
+    int d = a->event == b->event ? 0
+                                 : (sort_names ? strcmp(sort_names[a->event], sort_names[b->event])
+                                               : (a->event > b->event) - (a->event < b->event));
+    if (d)
+        return d;
+    if (a->after != b->after)
+        return a->after < b->after ? -1 : 1;
+    return (a->before > b->before) - (a->before < b->before);
+}
+
 int cc_assemble(cc_ctx *c, size_t nevents)
 {
     size_t cap = 0;
@@ -1100,11 +1117,15 @@ int cc_assemble(cc_ctx *c, size_t nevents)
         int built = take(h, i, &a);
         rc = causes_of(c, h->ms[i], &a, built, nevents, &cap, h->k - i);
     }
-    if (!rc && c->r->ncauses > 1) {
-        sort_names = c->o->names;
-        qsort(c->r->causes, c->r->ncauses, sizeof *c->r->causes, cause_cmp);
-        sort_names = NULL;
+    sort_names = c->o->names;
+    for (size_t i = 0; !rc && i < c->r->ncauses; i++) {
+        cc_cause *k = &c->r->causes[i];
+        if (k->nabsent > 1)
+            qsort(k->absent, k->nabsent, sizeof *k->absent, absent_cmp);
     }
+    if (!rc && c->r->ncauses > 1)
+        qsort(c->r->causes, c->r->ncauses, sizeof *c->r->causes, cause_cmp);
+    sort_names = NULL;
     if (!rc)
         rc = list_uncaused(c);
     return rc;

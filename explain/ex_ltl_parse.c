@@ -267,7 +267,7 @@ static int lex(parser *p)
         } else if (isalpha(c) || c == '_') {
             rc = lex_word(p, &i);
         } else if ((rc = lex_punct(p, &i)) == 1) {
-            if (c == '@') /* SPIN's P[0]@crit: the replay shows no process's location */
+            if (c == '@' && p->dialect == EX_DIALECT_SPIN) /* SPIN's P[0]@crit: see the message */
                 perr(p, i,
                      "remote label references (P[pid]@label) are not supported: SPIN's "
                      "replay does not show where each process is; label a variable instead "

@@ -97,5 +97,25 @@ for n in "${names[@]}"; do
     cat "$W/$n.log"
     total=$((total + $(cat "$W/$n.fails" 2>/dev/null || echo 1)))
 done
+# DFS and BFS print the same formulas, character for character: the clauses of a cause
+# are ordered by event names, not by the ids in the order pan met the events (P4-10)
+for search in dfs bfs; do
+    d="$W/clause-$search"
+    mkdir -p "$d" && cp "$FIX/clause_order.pml" "$d/" &&
+        (cd "$d" && spin -a clause_order.pml >/dev/null &&
+            CAUSAL_ONLY=1 make -s -f "$ROOT/Makefile" pan $([ $search = bfs ] && echo BFS=1) >/dev/null &&
+            ./pan -C --json out.json >/dev/null 2>&1) || echo "FAIL clause_order $search: build or run"
+done
+if python3 -c '
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:])
+ea, eb = [c["eol"] for c in a["causes"]], [c["eol"] for c in b["causes"]]
+sys.exit(not (a["complete"] and b["complete"] and len(ea) == 37 and ea == eb))' \
+    "$W/clause-dfs/out.json" "$W/clause-bfs/out.json"; then
+    echo "ok   clause_order: DFS and BFS print the 37 formulas alike"
+else
+    echo "FAIL clause_order: DFS and BFS formulas differ"
+    total=$((total + 1))
+fi
 echo "identity: $total failed"
 [ $total -eq 0 ]
