@@ -144,7 +144,18 @@ static const sm_anchor ANCHORS[] = {
     {"unrecv(int from, int slot, int fld, int fldvar, int strt)", true, NULL, 1, BODY_START,
      "\tfldvar = sm_pan_unrecv(fld, fldvar);\n"},
     /* every error report of both searches */
-    {"dfs_uerror(char *str)", true, NULL, 1, BODY_START, "\tsmh_error(str);\n"},
+    {"dfs_uerror(char *str)", true, NULL, 1, BODY_START, "\tsmh_error(str, sm_pan_undoing);\n"},
+    /* pan's undo of a move (do_reverse, or pan.b inline in DFS) evaluates the move's array indices
+     * again: an index out of range is reported a second time, while pan backtracks (fourth probe
+     * P4-7).  The flag tells the recorder so (smh_error). */
+    {"do_reverse(Trans *t, short II, uchar M)", true, NULL, 1, BODY_START,
+     "\tsm_pan_undoing = 1;\n"},
+    {"R999:\treturn _m;", true, "do_reverse(Trans *t, short II, uchar M)", 1, REPLACE,
+     "R999:\tsm_pan_undoing = 0;\n\treturn _m;"},
+    /* ... and DFS undoes in new_state() itself, the same code inline (without -DMA) */
+    {"#include BACKWARD_MOVES", true, NEW_STATE, 1, BEFORE, "\t\t\tsm_pan_undoing = 1;\n"},
+    {"R999:\t\t\t/* jumps here when done */", true, NEW_STATE, 1, AFTER_LINE,
+     "\t\t\tsm_pan_undoing = 0;\n"},
     /* ... of which pan's fatal ones (Uerror: "aborting" after "VECTORSZ too small",
      * ...) stop the search and are no violation */
     {"dfs_Uerror(char *str)", true, NULL, 1, BODY_START, "\tsmh_fatal(str);\n"},
