@@ -144,7 +144,28 @@ static const sm_anchor ANCHORS[] = {
     {"unrecv(int from, int slot, int fld, int fldvar, int strt)", true, NULL, 1, BODY_START,
      "\tfldvar = sm_pan_unrecv(fld, fldvar);\n"},
     /* every error report of both searches */
-    {"dfs_uerror(char *str)", true, NULL, 1, BODY_START, "\tsmh_error(str);\n"},
+    {"dfs_uerror(char *str)", true, NULL, 1, BODY_START, "\tsmh_error(str, sm_pan_undoing);\n"},
+    /* pan's undo of a move (do_reverse, or pan.b inline in DFS) evaluates the move's array indices
+     * again: an index out of range is reported a second time, while pan backtracks (fourth probe
+     * P4-7).  The flag tells the recorder so (smh_error). */
+    {"do_reverse(Trans *t, short II, uchar M)", true, NULL, 1, BODY_START,
+     "\tsm_pan_undoing = 1;\n"},
+    {"R999:\treturn _m;", true, "do_reverse(Trans *t, short II, uchar M)", 1, REPLACE,
+     "R999:\tsm_pan_undoing = 0;\n\treturn _m;"},
+    /* ... and DFS undoes in new_state() itself, the same code inline (without -DMA) */
+    {"#include BACKWARD_MOVES", true, NEW_STATE, 1, BEFORE, "\t\t\tsm_pan_undoing = 1;\n"},
+    {"R999:\t\t\t/* jumps here when done */", true, NEW_STATE, 1, AFTER_LINE,
+     "\t\t\tsm_pan_undoing = 0;\n"},
+    /* pan reports an index out of range and then uses it: the move writes outside the
+     * array, into the neighbouring variable of the state vector or, for an array SPIN
+     * keeps out of it (a "hidden variable"), whatever C object follows.  When that was
+     * the index itself, the undo restores another element, and pan goes back to a state
+     * no run reaches (fixtures/index_clobber.pml: a[3] = 1 set i, the undo a[1]; -C
+     * then reported another assertion and no cause, complete).  The run ends in the
+     * violation, so what the move does after it matters to no run; an index in range
+     * (0) makes the undo restore exactly what the move changed. */
+    {"\treturn x;", true, "Boundcheck(int x, int y, int a1, int a2, Trans *a3)", 1, REPLACE,
+     "\treturn (x >= 0 && x < y) ? x : 0;"},
     /* ... of which pan's fatal ones (Uerror: "aborting" after "VECTORSZ too small",
      * ...) stop the search and are no violation */
     {"dfs_Uerror(char *str)", true, NULL, 1, BODY_START, "\tsmh_fatal(str);\n"},

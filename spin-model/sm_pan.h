@@ -107,8 +107,8 @@ void smh_unrecv_restored(void);
  * sequence blocks and loses atomicity there (cc_graph_noend_state).  For the causes
  * and the nearest run alike. */
 void smh_noend(bool noend);
-/* pan reports an error (uerror). */
-void smh_error(const char *msg);
+/* pan reports an error (uerror); undoing: while it undoes a move (do_reverse). */
+void smh_error(const char *msg, int undoing);
 /* pan reports a fatal error (Uerror: it stops the search; uerror follows with the same
  * message): pan's own limit, not a violation of the model. */
 void smh_fatal(const char *msg);
@@ -197,7 +197,8 @@ int sm_pan_bfs_stored(Trail *f, int r);
 void sm_pan_bfs_group_end(void);
 void sm_pan_exit(int *val);
 void *sm_pan_malloc(unsigned long n);
-static H_el *sm_pan_hel; /* the entry h_store() found or made */
+static H_el *sm_pan_hel;   /* the entry h_store() found or made */
+static int sm_pan_undoing; /* pan is in do_reverse(), undoing a move (smh_error) */
 
 /* A move tried in pan's search (both do_transit calls), and the never claim's move
  * tried inside BFS's store_state(). */
