@@ -984,6 +984,12 @@ static void incomplete_reasons(const cc_result *r, rp_run *out)
                 "c_track data marked UnMatched): runs that differ only there are one state "
                 "to pan, so a cause may join a run that violates with one that does not; "
                 "drop 'hidden' (or track the data Matched) for causality checking");
+    if (run.flags & SMH_NOBOUNDCHECK)
+        add_why(out, &n,
+                "this pan was built with -DNOBOUNDCHECK: an array index out of range is "
+                "neither reported nor stopped, so a move may write outside its array and pan "
+                "search states no run reaches; rebuild without it (a model without arrays "
+                "makes this reason too cautious)");
     if (run.flags & SMH_C_UNTRACKED)
         add_why(out, &n,
                 "the model's C code may keep data out of pan's states (a c_state declared "

@@ -81,4 +81,12 @@ sys.exit(not (r["complete"] is True and [c["eol"] for c in r["causes"]] == [sys.
         cd "$W" || exit 1
     done
 done
+# -DNOBOUNDCHECK: no index check at all, a reason (not a wrong "complete")
+mkdir -p "$W/nobound" && cp "$ROOT/spin-model/tests/fixtures/index_clobber.pml" "$W/nobound/" &&
+    (cd "$W/nobound" && spin -a index_clobber.pml >/dev/null &&
+        make -s -f "$ROOT/Makefile" pan PANFLAGS=-DNOBOUNDCHECK >/dev/null 2>&1 &&
+        ./pan -C --json o.json >o.txt 2>&1)
+check "-DNOBOUNDCHECK: incomplete, with the reason" \
+    sh -c "grep -q 'INCOMPLETE: this pan was built with -DNOBOUNDCHECK' '$W/nobound/o.txt' &&
+        grep -q '\"complete\": false' '$W/nobound/o.json'"
 finish errors
