@@ -78,7 +78,9 @@ START_TEST(errors_name_the_column)
     expect_error("p U", EX_DIALECT_SPIN, "end of formula");
     expect_error("(p && q", EX_DIALECT_SPIN, "expected ')'");
     expect_error("arr[i] > 0", EX_DIALECT_SPIN, "must be constants");
-    expect_error("p @ q", EX_DIALECT_SPIN, "column 3: unexpected character '@'");
+    /* '@' is a remote label reference, refused with that reason (commit ca0d67c) */
+    expect_error("p @ q", EX_DIALECT_SPIN, "column 3: remote label references");
+    expect_error("p $ q", EX_DIALECT_SPIN, "column 3: unexpected character '$'");
     expect_error("H p", EX_DIALECT_SMV, "past-time operator");
     /* a number beyond int64_t is refused, not wrapped (to 0 here, to -1 for 2^64 - 1) */
     expect_error("x == 18446744073709551616", EX_DIALECT_SPIN,
