@@ -445,7 +445,8 @@ START_TEST(search_deltas_slice_and_trail)
     ck_assert_int_eq(d.lines[1], 11);
 
     nr_report r = {.m = k.m, .c = &k.c, .g = k.g, .a = &a, .f = &f, .d = &d};
-    char *t = nr_trail_text(&r);
+    const char *why = NULL;
+    char *t = nr_trail_text(&r, &why);
     ck_assert_str_eq(t, "1:0:2\n2:0:3\n3:0:4\n");
     free(t);
     nr_deltas_free(&d);
@@ -537,7 +538,8 @@ START_TEST(lasso_when_no_finite_run)
     ck_assert_int_eq(nr_deltas_build(k.g, k.m, &a, &f, &k.c, &d), 0);
     nr_options o = {.trail = k.trail};
     nr_report r = {.m = k.m, .o = &o, .c = &k.c, .g = k.g, .a = &a, .f = &f, .d = &d};
-    char *t = nr_trail_text(&r);
+    const char *why = NULL;
+    char *t = nr_trail_text(&r, &why);
     ck_assert_str_eq(t, "1:0:2\n2:0:3\n-1:-1:-1\n3:0:5\n");
     free(t);
     /* a budget of one node: not exact, but still a lasso (completed round its loop) */
