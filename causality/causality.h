@@ -114,6 +114,10 @@ size_t cc_graph_states(const cc_graph *g);
 cc_graph *cc_graph_det(cc_graph *g);
 /* The members of all its states, when d is cc_graph_det's, else 0. */
 size_t cc_graph_det_members(const cc_graph *d);
+/* The members of d's state s (d cc_graph_det's): recorded state ids, sorted, *n of
+ * them (at least one).  Members share the model's state and differ in the claim's,
+ * so a reader of per-state data of the model (nearest/'s values) reads any one. */
+const uint32_t *cc_graph_det_state(const cc_graph *d, uint32_t s, size_t *n);
 size_t cc_graph_edges(const cc_graph *g);
 size_t cc_graph_bytes(const cc_graph *g);
 
@@ -241,5 +245,15 @@ typedef struct {
  * when out of memory.  report/rp_trail.c writes the result as a SPIN trail. */
 int cc_trail_find(const cc_graph *g, const cc_result *r, const uint32_t *ev, size_t n, bool bad,
                   cc_step **steps, size_t *nsteps);
+
+/* A path of cc_graph_det's graph d from its state root (edges path[0..len), the last
+ * may lead into CC_SINK) as pan's moves of one recorded run that follows it, the
+ * never claim's included; bad_end: the run ends in a bad state (a recorded one:
+ * CC_S_BAD), unless its last move violates.  0 with malloc'd *out, 1 when no recorded
+ * run follows it, -1 when out of memory.  cc_trail.c's trails, and nearest/'s trail of
+ * its good run (a run of the model only, that spin -t must replay with the claim's
+ * real moves). */
+int cc_det_steps(const cc_graph *d, uint32_t root, const uint32_t *path, size_t len, bool bad_end,
+                 cc_step **out, size_t *nout);
 
 #endif

@@ -256,6 +256,11 @@ static const uint32_t *members(const cc_graph *d, uint32_t s, size_t *n)
     return d->mem + d->mem_start[s];
 }
 
+const uint32_t *cc_graph_det_state(const cc_graph *d, uint32_t s, size_t *n)
+{
+    return members(d, s, n);
+}
+
 int cc_det_steps(const cc_graph *d, uint32_t root, const uint32_t *path, size_t len, bool bad_end,
                  cc_step **out, size_t *nout)
 {

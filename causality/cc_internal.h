@@ -65,14 +65,6 @@ static inline uint32_t cc_next(const cc_graph *g, uint32_t e)
     return (g->ev[e] & CC_EV_LAST) ? CC_NONE : e + 1;
 }
 
-/* A path of cc_graph_det's graph d from its state root (edges path[0..len), the last
- * may lead into CC_SINK) as pan's moves of one recorded run that follows it, the
- * never claim's included; bad_end: the run ends in a bad state (a recorded one:
- * CC_S_BAD), unless its last move violates.  0 with malloc'd *out, 1 when no recorded
- * run follows it, -1 when out of memory.  cc_trail.c's trails. */
-int cc_det_steps(const cc_graph *d, uint32_t root, const uint32_t *path, size_t len, bool bad_end,
-                 cc_step **out, size_t *nout);
-
 /* Reverse edges (cc_explore.c's rev_build), kept for the whole analysis: the
  * predecessors of state t are src[start[t] .. start[t + 1]), each source once
  * however many of its moves lead to t.  Only the source is kept, 4 bytes where a

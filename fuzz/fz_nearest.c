@@ -117,7 +117,8 @@ static void one(const cc_graph *g, nr_model *m, const uint8_t *sf, bool cyclic)
             FZ_CHECK(d.dp + d.da + 4 * (d.dc_a + d.dc_b) == (size_t)fd.distance,
                      "the deltas' terms do not add up to the distance");
             nr_report r = {.m = m, .c = &c, .g = g, .a = &a, .f = &fd, .d = &d};
-            char *t = nr_trail_text(&r);
+            const char *why = NULL;
+            char *t = nr_trail_text(&r, &why);
             FZ_CHECK(!t || !fd.lasso || strstr(t, "-1:-1:-1\n"), "a lasso's trail without "
                                                                  "its cycle mark");
             free(t);

@@ -80,6 +80,11 @@ int nr_val_end(nr_model *m, uint32_t s, int end, bool bad, u_err *err);
 /* Whether state s has its variables (pan expanded it). */
 bool nr_model_has(const nr_model *m, uint32_t s);
 size_t nr_model_bytes(const nr_model *m);
+/* Re-indexes the values by the states of d, cc_graph_det's subset construction of the
+ * recorded graph they were stored for (a guessing never claim): state s of d gets the
+ * values of a member that has them.  After it no recorded state can be stored.  0, or
+ * -1 when out of memory (m then unchanged). */
+int nr_model_det(nr_model *m, const cc_graph *d);
 
 /* ---- the search and its reports (nr_pan.c) ---- */
 

@@ -281,8 +281,9 @@ typedef struct {
 int nr_text_report(FILE *f, const nr_report *r);
 int nr_json_write(FILE *f, const void *r);
 int nr_html_write(FILE *f, const void *r);
-/* b's trail text (pan's format); NULL when out of memory. */
-char *nr_trail_text(const nr_report *r);
+/* b's trail text (pan's format); NULL with *why when out of memory (or, on a guessing
+ * claim's graph, when no recorded run follows b: a bug). */
+char *nr_trail_text(const nr_report *r, const char **why);
 /* Adds `pancause explain`'s dots (explain) and `./pan -C`'s causes (causes: pan run
  * in w with options pan) for the trail of model to the nearest page html (nr_marks.c);
  * 0, or -1 with err (the page is then unchanged). */

@@ -631,6 +631,46 @@ bool nr_model_has(const nr_model *m, uint32_t s)
     return s < m->statecap && m->lay_of[s] != NR_NONE;
 }
 
+/* The per-state arrays are rebuilt, not an indirection kept beside them: every
+ * reader indexes lay_of/off/vend by the graph's state id, and d's ids are then the only
+ * ones.  The values stay where they are (val): a set's entry points at its member's,
+ * so the invariant above holds for d's states as it held for the recorded ones, and
+ * members share their values (the claim's state, the one thing they differ in, is no
+ * value: the decoder skips the claim's slot), so any member with values will do. */
+int nr_model_det(nr_model *m, const cc_graph *d)
+{
+    size_t n = cc_graph_states(d);
+    uint32_t *lay = malloc((n ? n : 1) * sizeof *lay), *off = malloc((n ? n : 1) * sizeof *off);
+    uint8_t *vend = malloc(n ? n : 1);
+    if (!lay || !off || !vend) {
+        free(lay);
+        free(off);
+        free(vend);
+        return -1;
+    }
+    for (uint32_t s = 0; s < n; s++) {
+        size_t k;
+        const uint32_t *mem = cc_graph_det_state(d, s, &k);
+        lay[s] = NR_NONE;
+        vend[s] = 0;
+        off[s] = 0;
+        for (size_t i = 0; i < k && lay[s] == NR_NONE; i++)
+            if (nr_model_has(m, mem[i])) {
+                lay[s] = m->lay_of[mem[i]];
+                off[s] = m->off[mem[i]];
+                vend[s] = m->vend[mem[i]];
+            }
+    }
+    free(m->lay_of);
+    free(m->off);
+    free(m->vend);
+    m->lay_of = lay;
+    m->off = off;
+    m->vend = vend;
+    m->statecap = n;
+    return 0;
+}
+
 size_t nr_model_bytes(const nr_model *m)
 {
     return m->statecap * 9 + m->valcap * 4 + u_intern_bytes(&m->layouts) +

@@ -106,25 +106,59 @@ static int put_text(FILE *f, const void *t)
     return fputs(t, f) < 0 ? -1 : 0;
 }
 
-char *nr_trail_text(const nr_report *r)
+/* pan's moves of b, one per move of b: on cc_graph_det's graph (a guessing never
+ * claim) a claim move of b is the set's, carrying some member's t_id, and spin -t
+ * replays the claim too, so cc_det_steps picks one recorded run that follows b, the
+ * claim's real moves included; elsewhere each edge's own.  NULL when out of memory or
+ * when no recorded run follows b (*why says which). */
+static cc_step *b_steps(const nr_report *r, const char **why)
+{
+    const nr_path *b = &r->f->b;
+    cc_step *s = NULL;
+    if (cc_graph_det_members(r->g)) {
+        size_t n = 0;
+        int rc = cc_det_steps(r->g, cc_graph_root(r->g), b->move, b->nmoves, false, &s, &n);
+        /* pan's moves all name theirs, so each of b's moves is one step */
+        if (rc || n != b->nmoves) {
+            free(s);
+            *why = rc < 0 ? "out of memory writing b's trail"
+                          : "no recorded run of pan follows b (a bug: please report it)";
+            return NULL;
+        }
+        return s;
+    }
+    if (!(s = malloc((b->nmoves ? b->nmoves : 1) * sizeof *s))) {
+        *why = "out of memory writing b's trail";
+        return NULL;
+    }
+    for (size_t k = 0; k < b->nmoves; k++)
+        cc_graph_step(r->g, b->move[k], &s[k].pr, &s[k].tid);
+    return s;
+}
+
+char *nr_trail_text(const nr_report *r, const char **why)
 {
     const nr_path *b = &r->f->b;
     size_t cap = 96 + 32 * (b->nmoves + 1), len = 0;
-    char *t = malloc(cap);
-    if (!t)
+    cc_step *s = b_steps(r, why);
+    char *t = s ? malloc(cap) : NULL;
+    if (!t) {
+        if (s)
+            *why = "out of memory writing b's trail";
+        free(s);
         return NULL;
+    }
     t[0] = 0;
     if (r->c->claim_type >= 0)
         len += (size_t)sprintf(t + len, "-2:%d:-2\n", r->c->claim_type);
     if (r->c->merged)
         len += (size_t)sprintf(t + len, "-4:-4:-4\n");
     for (size_t k = 0; k < b->nmoves; k++) {
-        int pr, tid;
         if (r->f->lasso && k == r->f->loop_move) /* pan's mark of a cycle's start */
             len += (size_t)sprintf(t + len, "-1:-1:-1\n");
-        cc_graph_step(r->g, b->move[k], &pr, &tid);
-        len += (size_t)sprintf(t + len, "%zu:%d:%d\n", k + 1, pr, tid);
+        len += (size_t)sprintf(t + len, "%zu:%d:%d\n", k + 1, s[k].pr, s[k].tid);
     }
+    free(s);
     return t;
 }
 
@@ -306,11 +340,12 @@ int nr_explain(cc_graph *g, nr_model *m, const nr_options *o, const nr_context *
                        .assume_broken = broken,
                        .search_seconds = search_s};
         r.a_end = a_end_text(g, m, &a, c);
-        r.trail_text = nr_trail_text(&r);
+        const char *why = "out of memory writing the report";
+        r.trail_text = nr_trail_text(&r, &why);
         r.seconds = c->seconds + (u_seconds() - t0);
         r.peak_mb = u_peak_mb();
         if (!r.a_end || !r.trail_text)
-            rc = fail("out of memory writing the report");
+            rc = fail(r.a_end ? why : "out of memory writing the report");
         else {
             nr_text_report(out, &r);
             fflush(out);

@@ -11,7 +11,9 @@
  * another model (or of states the recording did not reach: a depth limit).  The run
  * must end in a violation (its last move into CC_SINK, or a bad last state); the
  * steps are its process moves, each located by its process's control state in the
- * state before it.
+ * state before it.  On the subset construction of a guessing never claim's graph
+ * (cc_graph_det) a state is a set, and the trail's claim moves are the set's one move
+ * of the claim (claim_edge); the model's moves are still found by (slot, t_id).
  */
 #include "nr_internal.h"
 
@@ -89,6 +91,25 @@ static uint32_t edge_of(const cc_graph *g, uint32_t s, int pr, int tid)
             return e;
     }
     return CC_NONE_EDGE;
+}
+
+/* On cc_graph_det's graph (a guessing never claim), the claim's move out of set s: a
+ * set has one move of the claim into the set of its targets, and one into CC_SINK when
+ * a branch violates by the move itself (cc_det.c), each carrying some member's (slot,
+ * t_id) only, so the trail's own t_id names neither.  The trail's claim move is its
+ * last when it violates (pan stops there): then the move into the sink, else the
+ * other; either ends a's run in a violation when it is the last.  CC_NONE_EDGE: none. */
+static uint32_t claim_edge(const cc_graph *g, uint32_t s, bool last)
+{
+    uint32_t into = CC_NONE_EDGE, sink = CC_NONE_EDGE;
+    for (uint32_t e = cc_graph_first(g, s); e != CC_NONE_EDGE; e = cc_graph_next(g, e))
+        if (cc_graph_claim(g, e)) {
+            if (cc_graph_target(g, e) == CC_SINK)
+                sink = e;
+            else
+                into = e;
+        }
+    return last && sink != CC_NONE_EDGE ? sink : into;
 }
 
 static int push_move(nr_path *a, size_t *cap, uint32_t e, uint32_t to)
@@ -246,6 +267,7 @@ static int walk_strict(const cc_graph *g, const nr_model *m, const moves *mv, co
 {
     size_t cap = 0;
     uint32_t cur = cc_graph_root(g);
+    bool det = cc_graph_det_members(g) > 0;
     for (size_t k = 0; k < mv->n; k++) {
         if (cur == CC_SINK)
             return u_errf(err, "%s:%d: the trail goes on after its violation", path, mv->line[k]);
@@ -254,7 +276,9 @@ static int walk_strict(const cc_graph *g, const nr_model *m, const moves *mv, co
                           "%s:%d: step %d starts from a state the search did not expand (a "
                           "depth limit? raise -m)",
                           path, mv->line[k], mv->num[k]);
-        uint32_t e = edge_of(g, cur, mv->pr[k], mv->tid[k]);
+        uint32_t e = det && c->claim_type >= 0 && mv->pr[k] == 0
+                         ? claim_edge(g, cur, k + 1 == mv->n)
+                         : edge_of(g, cur, mv->pr[k], mv->tid[k]);
         if (e == CC_NONE_EDGE)
             return no_move(path, mv, k, c, err);
         cur = cc_graph_target(g, e);

@@ -1025,8 +1025,9 @@ static void incomplete_reasons(const cc_result *r, rp_run *out)
                 "so a violation there may be missed; the depth-first build (make pan "
                 "without BFS=1) gives the complete result");
     /* the never claim's shape (sm_glue.c.inc's sm_pan_claim_shape): a reason per flag,
-     * each naming the claim; a guessing claim's only where the analysis reads the
-     * recorded graph path by path (--nearest: ./pan -C combines the branches, rec.det) */
+     * each naming the claim; a guessing claim's only where the graph was not
+     * determinised (rec.det): the causes and --nearest both combine the branches, so
+     * that is left for out of memory before it, which ends the run anyway */
     static const struct {
         int flag;
         const char *fmt;
@@ -1040,10 +1041,9 @@ static void incomplete_reasons(const cc_result *r, rp_run *out)
          "cycle"},
         {SMH_NONDET_CLAIM,
          "the never claim %s can be in two states at once on one run (a nondeterministic "
-         "claim, as SPIN writes for [] (p -> [] !q)), and the nearest search reads pan's graph "
-         "path by path: b may be a run on which one branch of the claim waited while another "
-         "reports the violation, so b itself may violate the property (./pan -C combines the "
-         "branches, this search does not yet); an assert in the model, or a deterministic "
+         "claim, as SPIN writes for [] (p -> [] !q)), and its branches were not combined: "
+         "read path by path, a run on which one branch of the claim waited while another "
+         "reports the violation looks good; an assert in the model, or a deterministic "
          "never claim, gives the exact answer (README \"Never claims\")"},
         {SMH_CLAIM_SPLIT,
          "the never claim %s checks its property in two steps (SPIN does not merge a claim's "
@@ -1175,9 +1175,28 @@ static void release(void)
     sm_values_end();
 }
 
-/* --nearest: the closest successful execution instead of the causes (nearest/). */
+static int det_claim(void);
+
+/* --nearest: the closest successful execution instead of the causes (nearest/).  A
+ * guessing never claim's graph is determinised first (det_claim), as for the causes:
+ * read path by path, a run on which one branch of the claim waited while another
+ * reported the violation looked good, and b could violate the property.  The values
+ * follow the graph's new state ids (nr_model_det).  Not for --nearest-graph, whose
+ * reader (pancause temporal) refuses never claims and wants pan's own states. */
 static void nearest_exit(int *status)
 {
+    const char *bad = sm_values_error();
+    if (bad) {
+        fprintf(stderr, "pancause: nearest: %s\n", bad);
+        *status = 1;
+        return;
+    }
+    if ((run.flags & SMH_NONDET_CLAIM) && !run.cfg.nearest.graph &&
+        (det_claim() || nr_model_det(sm_values_model(), rec.g))) {
+        fprintf(stderr, "pancause: out of memory combining the never claim's branches\n");
+        *status = 1;
+        return;
+    }
     rp_run why = {0};
     incomplete_reasons(NULL, &why);
     nr_context c = {.model = run.model,
@@ -1194,12 +1213,6 @@ static void nearest_exit(int *status)
     for (size_t k = 0; k < why.nwhy && c.nwhy < NR_MAX_WHY; k++)
         if (strcmp(why.why[k], "out of memory") || rec.oom)
             c.why[c.nwhy++] = why.why[k];
-    const char *bad = sm_values_error();
-    if (bad) {
-        fprintf(stderr, "pancause: nearest: %s\n", bad);
-        *status = 1;
-        return;
-    }
     *status = nr_explain(rec.g, sm_values_model(), &run.cfg.nearest, &c, stdout);
 }
 

@@ -445,7 +445,8 @@ START_TEST(search_deltas_slice_and_trail)
     ck_assert_int_eq(d.lines[1], 11);
 
     nr_report r = {.m = k.m, .c = &k.c, .g = k.g, .a = &a, .f = &f, .d = &d};
-    char *t = nr_trail_text(&r);
+    const char *why = NULL;
+    char *t = nr_trail_text(&r, &why);
     ck_assert_str_eq(t, "1:0:2\n2:0:3\n3:0:4\n");
     free(t);
     nr_deltas_free(&d);
@@ -498,6 +499,116 @@ START_TEST(search_deltas_slice_and_trail)
 }
 END_TEST
 
+/* ---- a never claim that guesses (cc_graph_det's combined graph) ----
+ *
+ * P(0) sets x to 1 or 2 (tids 1, 2), then y = x (tid 3).  The claim (pan's slot 0)
+ * guesses at its first turn: stay in A (t10, always) or go to B (t11), where x == 1
+ * violates (t12) and any other x stays (t13).  Recorded states (claim's turn first):
+ *   r0 -t10-> r1, r0 -t11-> r2;  r1 -x=1-> r3, r2 -x=1-> r4, r1 -x=2-> r7, r2 -x=2-> r8;
+ *   r3 -t10-> r5 -y=x-> r6;  r4 -t12-> violation;  r7 -t10-> r9 -y=x-> r11;
+ *   r8 -t13-> r10 -y=x-> r12.
+ * a is the trail through B (1:0:11 2:1:1 3:0:12).  Read path by path, r0 r1 r3 r5 is
+ * a good run with a's very steps (distance 0), although on the same run of the model
+ * branch B violates.  Combined, the sets {r3, r4} violate, and b sets x = 2: its one
+ * step against a's, Wa 1 (Δp compares the states before the steps, equal) = 1; run to
+ * a valid end (--run-to-end) it goes on with y = x, unaligned, 1 + Wc 4 = 5, and its
+ * trail's claim moves are one branch's: the set's move names its first member edge,
+ * t11 out of {r0} (listed first) and t10 out of {r7, r8}, a mix no run has. */
+START_TEST(a_guessing_claim_is_read_as_runs_of_the_model)
+{
+    cc_graph *g = cc_graph_new(CC_G_MOVES);
+    nr_model *m = model();
+    ck_assert_ptr_nonnull(g);
+    uint32_t r[13];
+    for (int i = 0; i < 13; i++) {
+        bool fresh;
+        r[i] = cc_graph_state(g, &i, sizeof i, &fresh);
+        cc_graph_expand(g, r[i]);
+    }
+    cc_graph_set_root(g, r[0]);
+    const int pc[] = {1, 1, 1, 2, 2, 2, 3, 2, 2, 2, 2, 3, 3},
+              x[] = {0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2};
+    for (int i = 0; i < 13; i++)
+        values(m, r[i], pc[i], x[i], i == 6 ? 1 : i > 10 ? 2 : 0, i == 6 || i > 10);
+    struct {
+        int from, to, pr, tid;
+    } E[] = {{0, 2, 0, 11},  {0, 1, 0, 10}, {1, 3, 1, 1},   {1, 7, 1, 2}, {2, 4, 1, 1},
+             {2, 8, 1, 2},   {3, 5, 0, 10}, {4, -1, 0, 12}, {5, 6, 1, 3}, {7, 9, 0, 10},
+             {8, 10, 0, 13}, {9, 11, 1, 3}, {10, 12, 1, 3}};
+    for (size_t e = 0; e < sizeof E / sizeof E[0]; e++)
+        ck_assert_int_eq(cc_graph_move(g, r[E[e].from], E[e].to < 0 ? CC_SINK : r[E[e].to],
+                                       CC_SILENT, E[e].pr == 0, E[e].pr, E[e].tid),
+                         0);
+    char trail[] = "/tmp/nr-test-XXXXXX";
+    int fd = mkstemp(trail);
+    ck_assert_int_ge(fd, 0);
+    const char *t = "-2:1:-2\n1:0:11\n2:1:1\n3:0:12\n";
+    ck_assert_int_eq(write(fd, t, strlen(t)), (ssize_t)strlen(t));
+    close(fd);
+    nr_context c = {.model = "hand.pml", .claim_type = 1, .base = 1, .search = "dfs"};
+    u_err err = {{0}};
+    /* path by path: a itself, up to the claim's last move, is "good" */
+    uint8_t *sf = cc_derive_flags(g);
+    ck_assert_ptr_nonnull(sf);
+    nr_path a;
+    ck_assert_msg(!nr_follow(g, sf, m, trail, &c, &a, &err), "%s", err.msg);
+    nr_query q = {.g = g, .sf = sf, .m = m, .a = &a, .wp = 1, .wa = 1, .wc = 4, .base = 1};
+    nr_found f;
+    ck_assert_int_eq(nr_search(&q, &f), 0);
+    ck_assert(f.found);
+    ck_assert_int_eq(f.distance, 0);
+    nr_found_free(&f);
+    nr_path_free(&a);
+    free(sf);
+    /* combined: a set's values are its members' */
+    cc_graph *d = cc_graph_det(g);
+    ck_assert_ptr_nonnull(d);
+    ck_assert_int_eq(nr_model_det(m, d), 0);
+    /* {r0} {r1,r2} {r3,r4} {r7,r8} {r5} {r9,r10} {r6} {r11,r12}: {r3,r4}'s claim move
+     * into {r5} stays (it is no run: derived, the violation makes {r3,r4} bad) */
+    ck_assert_uint_eq(cc_graph_states(d), 8);
+    for (uint32_t s = 0; s < cc_graph_states(d); s++) {
+        size_t n;
+        const uint32_t *mem = cc_graph_det_state(d, s, &n);
+        ck_assert(nr_model_has(m, s));
+        int32_t v;
+        ck_assert(nr_value(m, s, var_named(m, "x"), &v));
+        ck_assert_int_eq(v, x[mem[n - 1]]); /* members' ids are their indices here */
+        ck_assert_int_eq(m->vend[s], mem[0] == 6 || mem[0] > 10);
+    }
+    sf = cc_derive_flags(d);
+    ck_assert_ptr_nonnull(sf);
+    ck_assert_msg(!nr_follow(d, sf, m, trail, &c, &a, &err), "%s", err.msg);
+    ck_assert_uint_eq(a.n, 1);
+    ck_assert_uint_eq(a.state[a.nmoves], NR_NONE); /* the sink: the trail's last claim move */
+    q = (nr_query){.g = d, .sf = sf, .m = m, .a = &a, .wp = 1, .wa = 1, .wc = 4, .base = 1};
+    ck_assert_int_eq(nr_search(&q, &f), 0);
+    ck_assert(f.found);
+    ck_assert_int_eq(f.distance, 1);
+    ck_assert_int_eq(f.b.step[0].tid, 2);
+    nr_found_free(&f);
+    q.run_to_end = true;
+    ck_assert_int_eq(nr_search(&q, &f), 0);
+    ck_assert(f.found);
+    ck_assert_int_eq(f.distance, 5);
+    nr_report rep = {.m = m, .c = &c, .g = d, .a = &a, .f = &f};
+    const char *why = NULL;
+    char *bt = nr_trail_text(&rep, &why);
+    ck_assert_ptr_nonnull(bt);
+    /* one branch's moves: A all along (t10, t10) or B all along (t11, t13) */
+    ck_assert_msg(!strcmp(bt, "-2:1:-2\n1:0:10\n2:1:2\n3:0:10\n4:1:3\n") ||
+                      !strcmp(bt, "-2:1:-2\n1:0:11\n2:1:2\n3:0:13\n4:1:3\n"),
+                  "b's trail: %s", bt);
+    free(bt);
+    nr_found_free(&f);
+    nr_path_free(&a);
+    free(sf);
+    unlink(trail);
+    nr_model_free(m);
+    cc_graph_free(d);
+}
+END_TEST
+
 START_TEST(no_successful_run)
 {
     chain k;
@@ -537,7 +648,8 @@ START_TEST(lasso_when_no_finite_run)
     ck_assert_int_eq(nr_deltas_build(k.g, k.m, &a, &f, &k.c, &d), 0);
     nr_options o = {.trail = k.trail};
     nr_report r = {.m = k.m, .o = &o, .c = &k.c, .g = k.g, .a = &a, .f = &f, .d = &d};
-    char *t = nr_trail_text(&r);
+    const char *why = NULL;
+    char *t = nr_trail_text(&r, &why);
     ck_assert_str_eq(t, "1:0:2\n2:0:3\n-1:-1:-1\n3:0:5\n");
     free(t);
     /* a budget of one node: not exact, but still a lasso (completed round its loop) */
@@ -941,6 +1053,7 @@ int main(void)
     tcase_add_test(t, channel_contents_keep_message_boundaries);
     tcase_add_test(t, search_deltas_slice_and_trail);
     tcase_add_test(t, no_successful_run);
+    tcase_add_test(t, a_guessing_claim_is_read_as_runs_of_the_model);
     tcase_add_test(t, lasso_when_no_finite_run);
     tcase_add_test(t, unaligned_step_depends_on_its_decision);
     tcase_add_test(t, bad_trails_name_file_and_line);
