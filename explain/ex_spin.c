@@ -5,7 +5,11 @@
  * dump lists every variable.  The full replay runs with -p (step lines),
  * -g and -w (all globals after every step), -l (the moving process's
  * locals) and -b (no printf output that could look like a value line).
- * Locals of a process that did not move keep their value.  SPIN's names
+ * Locals of a process that did not move keep their value; those of a
+ * process that has not moved yet come from one more replay per step that
+ * starts a process (`spin -t -u(D+1)`, the whole state right after step D:
+ * ex_spin_creations, ex_spin_dump), and the global channels SPIN has not
+ * printed yet from `spin -d` (empty: ex_spin_channels).  SPIN's names
  * are rewritten into the formula syntax: P(0):y becomes P[0]:y, and a
  * channel's printed contents become its length, len(c).  Both runs happen
  * in a private temporary directory because spin writes scratch files into
