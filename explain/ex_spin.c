@@ -161,6 +161,19 @@ static char *dupn(const char *s, size_t n)
     return d;
 }
 
+/* Whether step line `line` starts a state of the trace: 1, or 0 when it repeats the
+ * key of the step line before (*last, then replaced by this one's: step_key), a
+ * statement inside the same d_step; -1 when out of memory.  The one rule of
+ * ex_spin_parse and ex_spin_positions, which must count alike. */
+static int new_state(char **last, const char *line)
+{
+    size_t k = step_key(line);
+    bool same = k && *last && strlen(*last) == k && !strncmp(*last, line, k);
+    free(*last);
+    *last = k ? dupn(line, k) : NULL;
+    return k && !*last ? -1 : !same;
+}
+
 /* What a parse keeps besides the trace: the ltl names seen, for one lookup
  * per `ltl` line, and the capacities of info's arrays. */
 typedef struct {
@@ -286,16 +299,11 @@ int ex_spin_positions(const char *text, long **nums, size_t *n)
         if (!line)
             rc = -1;
         else if (is_step_line(line)) {
-            size_t k = step_key(line);
-            bool same = k && last_key && strlen(last_key) == k && !strncmp(last_key, line, k);
-            if (!same && U_GROW(*nums, cap, *n))
+            int fresh = new_state(&last_key, line);
+            if (fresh < 0 || (fresh && U_GROW(*nums, cap, *n)))
                 rc = -1;
-            else if (!same)
+            else if (fresh)
                 (*nums)[(*n)++] = step_depth(line);
-            free(last_key);
-            last_key = k ? dupn(line, k) : NULL;
-            if (k && !last_key)
-                rc = -1;
         }
         free(line);
         s += len + (s[len] == '\n');
@@ -368,9 +376,10 @@ int ex_spin_parse(FILE *initial, FILE *replay, const ex_spin_dump *dumps, size_t
             if (in_step)
                 rc = value_line(t, line);
         } else if (is_step_line(line)) {
-            size_t k = step_key(line);
-            bool same = k && last_key && strlen(last_key) == k && !strncmp(last_key, line, k);
-            if (!same) { /* a statement inside the same d_step: the same state */
+            int fresh = new_state(&last_key, line);
+            if (fresh < 0) {
+                rc = -1;
+            } else if (fresh) { /* not a statement inside the same d_step */
                 rc = ex_trace_add_step(t);
                 nstep++;
                 /* a step that starts a process: its locals from the dump after it */
@@ -380,8 +389,6 @@ int ex_spin_parse(FILE *initial, FILE *replay, const ex_spin_dump *dumps, size_t
                 if (!rc && next_dump < ndumps && dumps[next_dump].depth == d)
                     rc = apply_dump(t, dumps[next_dump].text);
             }
-            free(last_key);
-            last_key = k ? dupn(line, k) : NULL;
             in_step = 1;
         } else if (strstr(line, "<<<<<START OF CYCLE>>>>>")) {
             t->loop_start = (long)t->nsteps - 1;
@@ -562,7 +569,7 @@ static void ex_rmtree(const char *dir)
         while ((e = readdir(d))) {
             if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
                 continue;
-            char p[4096];
+            char p[4096 + sizeof e->d_name + 2]; /* dir is at most 4095 (ex_spin_runs) */
             snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
             unlink(p);
         }
@@ -671,6 +678,15 @@ static void free_dumps(ex_spin_dump *d, size_t n)
     free(d);
 }
 
+/* dst gets src's symbols, in src's order (so with the same codes); -1 when out of memory. */
+static int seed_syms(ex_trace *dst, const ex_trace *src)
+{
+    for (size_t i = 0; i < src->nsyms; i++)
+        if (ex_trace_sym(dst, src->syms[i]) < 0)
+            return -1;
+    return 0;
+}
+
 /* ex_spin_parse on captured texts; -1 when out of memory. */
 static int parse(char *b1, size_t l1, char *b2, size_t l2, const ex_spin_dump *dumps, size_t ndumps,
                  ex_trace *t, ex_spin_info *info)
@@ -696,14 +712,16 @@ static int ex_spin_runs(const char *spin, const char *model, const char *trail, 
     snprintf(dir, sizeof dir, "%s/pancause-spin-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
     if (!mkdtemp(dir))
         return ex_errf(err, errlen, "cannot create a temporary directory: %s", strerror(errno));
-    const char *first[] = {spin, "-t", "-u1", "-g", "-l", "-w", "-b", "-k", trail, model, NULL};
+    const char *one[] = {spin, "-t", "-u1", "-g", "-l", "-w", "-b", "-k", trail, model, NULL};
     const char *full[] = {spin, "-t", "-p", "-g", "-l", "-w", "-b", "-k", trail, model, NULL};
     const char *symtab[] = {spin, "-d", model, NULL};
     char *b1 = NULL, *b2 = NULL, *b3 = NULL;
     size_t l1, l2, l3;
     ex_spin_dump *dumps = NULL;
     size_t ndumps = 0;
-    int rc1 = capture(first, dir, &b1, &l1);
+    ex_trace first;
+    ex_trace_init(&first);
+    int rc1 = capture(one, dir, &b1, &l1);
     int rc2 = rc1 == 127 ? 127 : capture(full, dir, &b2, &l2);
     int rc = 0;
     if (rc1 == 127 || rc2 == 127) {
@@ -711,13 +729,12 @@ static int ex_spin_runs(const char *spin, const char *model, const char *trail, 
     } else if (rc1 < 0 || rc2 < 0) {
         rc = ex_errf(err, errlen, "cannot run %s: %s", spin, strerror(errno));
     } else {
-        /* a first reading for spin's errors only (a scratch trace: t keeps its symbols) */
-        ex_trace scratch;
-        ex_trace_init(&scratch);
-        rc = parse(b1, l1, b2, l2, NULL, 0, &scratch, info);
-        ex_trace_free(&scratch);
-        if (rc)
-            rc = ex_errf(err, errlen, "out of memory while reading SPIN's replay of %s", trail);
+        /* a first reading, into a trace with t's symbols (the model's mtypes, in t's
+         * order, so that it can stand for t): spin's errors, whether the trail matched,
+         * and t itself where no process starts later */
+        rc = seed_syms(&first, t) || parse(b1, l1, b2, l2, NULL, 0, &first, info)
+                 ? ex_errf(err, errlen, "out of memory while reading SPIN's replay of %s", trail)
+                 : 0;
     }
     /* spin's own errors first: a model it cannot read, a claim not in it */
     if (rc == 0 && info->error && strstr(info->error, "couldn't find claim"))
@@ -730,26 +747,26 @@ static int ex_spin_runs(const char *spin, const char *model, const char *trail, 
         rc = ex_errf(err, errlen, "SPIN (%s) failed with exit status %d: %s", spin, rc1 ? rc1 : rc2,
                      last[0] ? last : "(no output)");
     }
-    /* The replay read, read it again with the states after each process start and
-     * the channels: a second parse is cheaper than holding its lines apart. */
-    /* a trail that does not match is the caller's message (ex_spin_load) */
+    /* a trail that does not match is the caller's message (ex_spin_load): t stays empty */
     bool matched = rc == 0 && !info->failed_transition && info->replayed >= steps;
-    if (!matched) {
-        ex_rmtree(dir);
-        free(b1);
-        free(b2);
-        return rc;
-    }
-    if (rc == 0)
+    if (matched)
         rc = start_dumps(spin, model, trail, dir, b2, &dumps, &ndumps, err, errlen);
-    if (rc == 0 && capture(symtab, dir, &b3, &l3) < 0)
+    if (matched && rc == 0 && capture(symtab, dir, &b3, &l3) < 0)
         rc = ex_errf(err, errlen, "cannot run %s: %s", spin, strerror(errno));
-    if (rc == 0) {
-        ex_spin_info_free(info);
-        if (parse(b1, l1, b2, l2, dumps, ndumps, t, info) != 0 ||
-            (b3 && ex_spin_channels(b3, t) != 0))
+    if (matched && rc == 0) {
+        int bad = 0;
+        if (ndumps == 0) { /* the first reading is the trace */
+            ex_trace_free(t);
+            *t = first;
+            ex_trace_init(&first);
+        } else { /* read again, with the states after each process start */
+            ex_spin_info_free(info);
+            bad = parse(b1, l1, b2, l2, dumps, ndumps, t, info);
+        }
+        if (bad || (b3 && ex_spin_channels(b3, t) != 0))
             rc = ex_errf(err, errlen, "out of memory while reading SPIN's replay of %s", trail);
     }
+    ex_trace_free(&first);
     free_dumps(dumps, ndumps);
     free(b1);
     free(b2);
