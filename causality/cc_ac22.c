@@ -111,9 +111,9 @@ typedef struct {
     size_t row;          /* bytes per row */
     bool all_rows;
     /* rows_lazy: the automaton is small enough for a row per state (ROW_PASSES), but
-     * they are not computed yet; a pass then runs without them (lazy) until its
-     * closures have scanned work_limit moves, what the rows would cost (state_rows) */
-    bool rows_lazy, lazy;
+     * they are not computed yet; a pass then runs without them until its closures
+     * have scanned work_limit moves, a part of what the rows would cost (state_rows) */
+    bool rows_lazy;
     size_t work, work_limit;
     size_t ticks0, explored0; /* cc_ctx's counters when a lazy pass began */
     /* the closure's working set */
@@ -315,8 +315,8 @@ static int close_set(pass *p, uint32_t X)
                 continue;
             /* a lazy pass gives up before it costs more than the rows, or before it
              * would spend the budget that a pass with rows might not need */
-            if (p->lazy && (p->work > p->work_limit || c->ticks + 1 > c->budget ||
-                            (c->soft && c->ticks + 1 > c->soft)))
+            if (p->rows_lazy && (p->work > p->work_limit || c->ticks + 1 > c->budget ||
+                                 (c->soft && c->ticks + 1 > c->soft)))
                 return LAZY_STOP;
             if (!cc_tick(c, level))
                 return 1;
@@ -887,8 +887,7 @@ static int run_pass_once(pass *p, cc_ctx *c, const cc_oaut *a, size_t nevents, b
         rows_move(p, rows);
     else
         rc = extra_rows(p) ? -1 : viability(p);
-    if (!rc && p->rows_lazy && c->rev.start) {
-        p->lazy = true;
+    if (!rc && p->rows_lazy) { /* viability() sets it only with reverse edges */
         p->work_limit = (size_t)a->nx * c->rev.start[c->g->n] / 16;
         p->ticks0 = c->ticks;
         p->explored0 = c->r->explored;
@@ -939,13 +938,10 @@ static int run_pass(pass *p, cc_ctx *c, const cc_oaut *a, size_t nevents, bool e
         return rc;
     c->ticks = p->ticks0;
     c->r->explored = p->explored0;
-    rc = state_rows(p);
+    state_rows(p); /* clears rows_lazy; out of memory: the pass without rows, to its end */
     rows_move(rows, p);
     pass_free(p);
     cc_pass_free(out);
-    if (rc) { /* no memory for the rows: the pass without them, to its end */
-        rows->rows_lazy = false;
-    }
     return run_pass_once(p, c, a, nevents, extras, bound, cand, ncand, rows, out);
 }
 
