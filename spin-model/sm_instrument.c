@@ -341,8 +341,10 @@ static void claim_names(sm_buf *b, const char *src)
     static const char KEY[] = "spin_c_typ[";
     buf_str(b, "static const char *const sm_pan_claim_names[] = {");
     for (const char *p = strstr(src, KEY); p; p = strstr(p + 1, KEY)) {
-        const char *eol = strchr(p, '\n'), *c = strstr(p, "; /* ");
-        if (!eol || !c || c > eol || !strchr(p, '='))
+        /* an assignment's line only: "uchar spin_c_typ[NCLAIMS]; /" "* claim-types *" "/"
+         * declares the array */
+        const char *eol = strchr(p, '\n'), *c = strstr(p, "; /* "), *eq = strchr(p, '=');
+        if (!eol || !c || c > eol || !eq || eq > eol)
             continue;
         const char *name = c + 5, *end = strstr(name, " */");
         if (!end || end > eol || end == name)
