@@ -132,8 +132,11 @@ static int work(const cli *c, const char *root, const char *w, const char *base)
     int rc = 1;
     if (!log || !mk)
         goto done;
-    char *spin[] = {"spin", "-a", (char *)base, NULL};
-    if (u_run(w, spin, log)) {
+    char *sp = u_spin();
+    char *spin[] = {sp, "-a", (char *)base, NULL};
+    int src = sp ? u_run(w, spin, log) : -1;
+    free(sp);
+    if (src) {
         fprintf(stderr, "pancause nearest: spin -a %s failed:\n", base);
         u_show_log(log);
         goto done;

@@ -152,9 +152,11 @@ static int replay_positions(const char *w, const char *model, const char *trail,
     char *log = u_fmt("%s/marks-replay.log", w);
     if (!log)
         return u_oom(err);
-    char *argv[] = {"spin", "-t", "-p",          "-g",          "-l", "-w",
-                    "-b",   "-k", (char *)trail, (char *)model, NULL};
-    int rc = u_run(w, argv, log);
+    char *sp = u_spin();
+    char *argv[] = {sp,   "-t", "-p",          "-g",          "-l", "-w",
+                    "-b", "-k", (char *)trail, (char *)model, NULL};
+    int rc = sp ? u_run(w, argv, log) : -1;
+    free(sp);
     char *t = rc ? NULL : u_read_file(log, NULL, err);
     free(log);
     if (!t)
@@ -206,8 +208,15 @@ static void explain_marks(marks *k, const char *model, const char *trail, const 
     ex_trace t;
     ex_trace_init(&t);
     char err[1024] = "", *formula = NULL;
-    const char *spin = getenv("SPIN") && *getenv("SPIN") ? getenv("SPIN") : "spin";
-    if (ex_spin_load(spin, model, trail, NULL, &t, &formula, err, sizeof err)) {
+    char *spin = u_spin();
+    if (!spin) {
+        k->oom = true;
+        ex_trace_free(&t);
+        return;
+    }
+    int lrc = ex_spin_load(spin, model, trail, NULL, &t, &formula, err, sizeof err);
+    free(spin);
+    if (lrc) {
         put(k, "Not applicable: ", false);
         put(k, err, true);
         put(k, " (explain needs a trail of an <code>ltl</code> claim).</p>\n", false);
@@ -370,8 +379,11 @@ static void causes_marks(marks *k, const char *w, const char *model, char *const
         goto done;
     }
     /* the labels' states, from SPIN's symbol table, as `make pan` gave them to pan */
-    char *dargv[] = {"spin", "-d", (char *)model, NULL};
-    if (u_run(w, dargv, symlog) || !(sym = u_read_file(symlog, NULL, &err))) {
+    char *sp = u_spin();
+    char *dargv[] = {sp, "-d", (char *)model, NULL};
+    int drc = sp ? u_run(w, dargv, symlog) : -1;
+    free(sp);
+    if (drc || !(sym = u_read_file(symlog, NULL, &err))) {
         put(k, "<p>Not available: <code>spin -d</code> gave no symbol table.</p>\n", false);
         goto done;
     }

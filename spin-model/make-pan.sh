@@ -34,7 +34,15 @@ PAN_FLAGS=$(echo $PAN_FLAGS) # no stray blanks in the build line
 model=$(sed -n 's/^#define PanSource[[:space:]]*"\(.*\)"$/\1/p' pan.h)
 [ -n "$model" ] || fail "pan.h does not name its model (PanSource)."
 [ -f "$model" ] || fail "pan.c was generated from '$model', which is not in $(pwd)."
-command -v spin >/dev/null || fail "spin is not installed (apt-get install spin)."
+# $SPIN, as every pancause command: the spin to run (default spin from PATH); a
+# relative path is made absolute, since the check below runs it in another directory
+if [ -z "${SPIN:-}" ]; then
+    SPIN=spin
+    command -v spin >/dev/null || fail "spin is not installed (apt-get install spin)."
+else
+    case $SPIN in /*) ;; */*) SPIN=$(pwd)/$SPIN ;; esac
+    command -v "$SPIN" >/dev/null || fail "SPIN=$SPIN: no such program."
+fi
 
 W=.pancause
 mkdir -p "$W"
@@ -43,7 +51,7 @@ rm -f "$W"/*.o "$W"/pan.new
 # must see the same model.  SPIN prints a syntax error on stdout, among the symbols.
 SPINFLAGS=$(echo ${SPINFLAGS:-})
 # shellcheck disable=SC2086
-spin $SPINFLAGS -d "$model" > "$W/labels.txt" 2> "$W/spin-d.err" ||
+"$SPIN" $SPINFLAGS -d "$model" > "$W/labels.txt" 2> "$W/spin-d.err" ||
     fail "'spin $SPINFLAGS -d $model' failed: $(grep -hi 'error' "$W/spin-d.err" "$W/labels.txt" | head -c 500)"
 # The labels are state numbers of the model spin -d read; pan.c must be of the same
 # model, or every event lands on another statement without a word (a pan.c made with
@@ -55,7 +63,7 @@ src_tables() { sed -n '/^short src_ln[0-9]* \[\] = {/,/^};/p' "$1" | sed 's/"[^"
 absmodel=$(cd "$(dirname "$model")" && pwd)/$(basename "$model")
 rm -rf "$W/same" && mkdir "$W/same"
 # shellcheck disable=SC2086
-if (cd "$W/same" && spin $SPINFLAGS -a "$absmodel") >/dev/null 2>&1 && [ -f "$W/same/pan.c" ]; then
+if (cd "$W/same" && "$SPIN" $SPINFLAGS -a "$absmodel") >/dev/null 2>&1 && [ -f "$W/same/pan.c" ]; then
     src_tables pan.c > "$W/same/lines.here"
     src_tables "$W/same/pan.c" > "$W/same/lines.again"
     cmp -s "$W/same/lines.here" "$W/same/lines.again" ||

@@ -641,8 +641,11 @@ static int in_scratch(const tm_pan_options *o, const char *root, const char *w, 
     }
     if (split_inputs(o->inputs, &names, &nin, err))
         goto done;
-    char *spin[] = {"spin", "-a", "-o2", (char *)base, NULL};
-    if (step(w, spin, log, "spin -a", err))
+    char *sp = u_spin();
+    char *spin[] = {sp, "-a", "-o2", (char *)base, NULL};
+    int src = sp ? step(w, spin, log, "spin -a", err) : u_oom(err);
+    free(sp);
+    if (src)
         goto done;
     if (!(spinout = u_read_file(log, NULL, err)))
         goto done;

@@ -30,6 +30,21 @@ char *u_absolute(const char *path)
     return u_fmt("%s/%s", cwd, path);
 }
 
+char *u_spin(void)
+{
+    const char *s = getenv("SPIN");
+    if (!s || !*s)
+        return u_fmt("spin");
+    if (!strchr(s, '/'))
+        return u_fmt("%s", s);
+    char *a = u_absolute(s);
+    if (a && setenv("SPIN", a, 1)) {
+        free(a);
+        return NULL;
+    }
+    return a;
+}
+
 bool u_is_file(const char *p)
 {
     struct stat st;

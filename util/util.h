@@ -203,6 +203,12 @@ bool u_is_file(const char *path);
 /* The project's root for `make pan`: PANCAUSE_ROOT, or the directory above this
  * program's that has the Makefile and spin-model/pan.mk; fresh memory or NULL. */
 char *u_project_root(void);
+/* The spin every front end runs (spin -a, spin -t, spin -d): $SPIN when set and not
+ * empty, else `spin` from PATH.  A path with a '/' is made absolute, since the tools
+ * run in a scratch directory, and $SPIN is set to it, so that a pan started there
+ * (which runs spin itself for --with-explain) finds the same one.  Fresh memory or
+ * NULL. */
+char *u_spin(void);
 /* Runs argv in dir; with log, its output goes there (else inherited).  The exit
  * status (128 + signal when killed), or -1 when it could not be started. */
 int u_run(const char *dir, char *const *argv, const char *log);

@@ -153,6 +153,24 @@ marks_are ends "$work/ends/out.html" \
     '[(4, "dot", "x"), (4, "dot", "y"), (3, "cause", "1:L1"), (4, "cause", "1:L2"), (1, "cause", "1:M")]'
 ! grep -q 'no step of a' "$work/ends/out.html" && ok || bad "ends: a dot dropped as no step of a"
 
+# $SPIN is the spin of every step, relative too (it was `spin -a`, the replay and
+# `spin -d` from PATH, and only explain's dots from $SPIN): a spin that logs its
+# options, named relative to the directory nearest starts in, gives the same marks
+# and ran for spin -a, the replay (-t) and the symbol table (-d)
+printf '#!/bin/sh\necho "$1" >>"%s/spin.log"\nexec "%s" "$@"\n' "$work/ends" "$(command -v spin)" \
+    >"$work/ends/logspin" && chmod +x "$work/ends/logspin"
+(cd "$work/ends" && SPIN=./logspin "$pc" nearest ends.pml --json env.json --html env.html \
+    --with-explain --with-causes >env.out 2>&1) || bad "SPIN=./logspin: pancause nearest exit $?"
+marks_are SPIN "$work/ends/env.html" \
+    '[(4, "dot", "x"), (4, "dot", "y"), (3, "cause", "1:L1"), (4, "cause", "1:L2"), (1, "cause", "1:M")]'
+for o in -a -t -d; do
+    grep -qx -- "$o" "$work/ends/spin.log" 2>/dev/null && ok || bad "SPIN=./logspin: no spin $o ran through it"
+done
+printf '#!/bin/sh\necho "spin: out of memory" >&2\nexit 1\n' >"$work/ends/fakespin" && chmod +x "$work/ends/fakespin"
+SPIN="$work/ends/fakespin" "$pc" nearest "$work/ends/ends.pml" >"$work/ends/fake.out" 2>&1
+[ $? -ne 0 ] && grep -q 'spin -a ends.pml failed' "$work/ends/fake.out" && grep -q 'out of memory' "$work/ends/fake.out" &&
+    ok || bad "a failing \$SPIN: not named"
+
 # the check can fail: a page without its first deleted row, one without a Δ
 sed '0,/<tr class="row row-deleted/s//<tr class="gone/' "$work/minmax/out.html" >"$work/norow.html"
 sed '0,/<li class="delta/s//<li class="gone/' "$work/minmax/out.html" >"$work/nodelta.html"

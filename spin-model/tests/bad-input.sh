@@ -35,6 +35,13 @@ expect "pan.c made with spin -DNAME, make pan without it" 2 "SPINFLAGS=" mk
 [ ! -e pan ] || { echo "FAIL: a pan was built"; fails=$((fails + 1)); }
 expect "the same, with SPINFLAGS=-DFEATURE" 0 "built ./pan" mk SPINFLAGS=-DFEATURE
 expect "SPINFLAGS: the cause has Fa" 0 "Fa .& Lb .& Lc" ./pan -C
+# $SPIN is the spin make pan runs (relative to where make starts); one that is not
+# there is named
+rm -f pan
+expect "SPIN that does not exist" 2 "SPIN=.*/nospin: no such program" env SPIN=./nospin make -s -f "$ROOT/Makefile" pan SPINFLAGS=-DFEATURE
+printf '#!/bin/sh\necho "$1" >>"%s/spin.log"\nexec spin "$@"\n' "$PWD" >myspin && chmod +x myspin
+expect "a relative SPIN runs spin -d and the check" 0 "built ./pan" env SPIN=./myspin make -s -f "$ROOT/Makefile" pan SPINFLAGS=-DFEATURE
+expect "spin -d and spin -a both through SPIN" 0 "^2$" grep -c -x -e -DFEATURE spin.log
 rm -f pan && spin -a m.pml >/dev/null && sed -i 's/^  Lb: y = 1;/  Lz: x = 0;\n  Lb: y = 1;/' m.pml
 expect "model edited after spin -a" 2 "the model changed since 'spin -a'" mk
 [ ! -e pan ] || { echo "FAIL: a pan was built from a stale pan.c"; fails=$((fails + 1)); }

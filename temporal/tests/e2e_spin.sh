@@ -124,5 +124,16 @@ rm -f out.hoa
 expect "no half-written HOA on failure" 1 'no variable' -- \
     unfair2.pml --inputs rx --effect 'G !g0' --hoa out.hoa
 [ -e out.hoa ] && { echo "FAIL: out.hoa written by a failed run"; fail=$((fail + 1)); }
+# $SPIN names the spin that runs (relative to where pancause starts: it was `spin`
+# from PATH); a failing one is named with its output
+printf '#!/bin/sh\necho "spin: out of memory" >&2\nexit 1\n' >fakespin && chmod +x fakespin
+n=$((n + 1))
+out=$(SPIN=./fakespin "$bin" temporal unfair2.pml --inputs r0,r1 --ltl granted0 2>&1)
+rc=$?
+if [ $rc -ne 0 ] && grep -q 'spin -a' <<<"$out" && grep -q 'out of memory' <<<"$out"; then
+    echo "ok   a failing \$SPIN is named"
+else
+    echo "FAIL a failing \$SPIN: exit $rc, output:"; sed 's/^/    /' <<<"$out" | head -5; fail=$((fail + 1))
+fi
 echo "$n checks, $fail failed"
 [ $fail -eq 0 ]
