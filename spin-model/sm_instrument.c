@@ -333,6 +333,16 @@ static void c_data(sm_buf *b, const char *src)
         buf_str(b, "#define SM_C_HIDDEN 1 /* pancause: a c_state \"Hidden\" */\n");
 }
 
+/* Array indices pan checks (SMH_NOBOUNDCHECK): SPIN 6.5.2 writes each array access
+ * with a computed index as `a[ Index(e, N) ]` in pan.m (a constant index is written
+ * as is), and -DNOBOUNDCHECK makes Index(x, y) plain x.  Unknown (no pan.m) counts as
+ * indexed. */
+static void indexes(sm_buf *b, const char *pan_m)
+{
+    if (!pan_m || strstr(pan_m, "Index("))
+        buf_str(b, "#define SM_PAN_INDEXED 1 /* pancause: a checked array index */\n");
+}
+
 /* The names of the never claims (every ltl block is one, selected by -N or not), from
  * SPIN 6.5.2's "spin_c_typ[i] = P; /" "* name *" "/" lines, as sm_pan_claim_names[]
  * (NULL-terminated): their labels are SPIN's, not events the user named. */
@@ -668,6 +678,7 @@ int sm_instrument(const char *src, const char *labels, const char *pan_t, const 
     sm_buf b = {0};
     buf_str(&b, PROLOGUE);
     c_data(&b, src);
+    indexes(&b, pan_m);
     const char *at = src;
     for (size_t i = 0; i < ne; i++) {
         buf_add(&b, at, (size_t)(e[i].at - at));
