@@ -165,10 +165,26 @@ static int check(ctx *c, ex_expr *e, const ex_expr *parent, const ex_expr *sibli
     return check(c, e->l, e, e->r) || check(c, e->r, e, e->l) ? -1 : 0;
 }
 
+/* SPIN's remote label references (P[k]@L) are columns made from the trace's process
+ * locations (ex_loc.c) before the names are resolved.  0, or -1 with the message. */
+static int locations(ctx *c, const ex_expr *e)
+{
+    if (!e || c->failed)
+        return c->failed ? -1 : 0;
+    if (e->kind == EX_E_VAR && strchr(e->name, '@') && ex_trace_find(c->t, e->name) < 0 &&
+        ex_locs_column(c->t, e->name, c->err, c->errlen) < 0) {
+        c->failed = 1;
+        return -1;
+    }
+    return locations(c, e->l) || locations(c, e->r) ? -1 : 0;
+}
+
 int ex_bind(ex_ltl *l, ex_trace *t, int symbols_open, ex_binding *b, char *err, size_t errlen)
 {
     memset(b, 0, sizeof *b);
     ctx c = {.t = t, .symbols_open = symbols_open, .err = err, .errlen = errlen};
+    for (int p = 0; p < l->nprops && !c.failed; p++)
+        locations(&c, l->props[p].expr);
     c.symbolic = malloc(t->nvars + 1);
     if (!c.symbolic)
         failf(&c, "%s", "out of memory");

@@ -43,6 +43,7 @@ typedef enum {
     T_LB,
     T_RB,
     T_COLON,
+    T_AT,
     T_DOT,
     T_ALWAYS,
     T_EVENTUALLY,
@@ -231,6 +232,7 @@ static int lex_punct(parser *p, size_t *i)
         {"/", T_OP, '/', 2},        {"%", T_OP, '%', 0},        {"~", T_OP, '~', 0},
         {"(", T_LP, 0, 2},          {")", T_RP, 0, 2},          {"[", T_LB, 0, 2},
         {"]", T_RB, 0, 2},          {":", T_COLON, 0, 0},       {".", T_DOT, 0, 2},
+        {"@", T_AT, 0, 0},
     };
     for (size_t k = 0; k < sizeof tab / sizeof tab[0]; k++) {
         size_t n = strlen(tab[k].s);
@@ -267,12 +269,7 @@ static int lex(parser *p)
         } else if (isalpha(c) || c == '_') {
             rc = lex_word(p, &i);
         } else if ((rc = lex_punct(p, &i)) == 1) {
-            if (c == '@' && p->dialect == EX_DIALECT_SPIN) /* SPIN's P[0]@crit: see the message */
-                perr(p, i,
-                     "remote label references (P[pid]@label) are not supported: SPIN's "
-                     "replay does not show where each process is; label a variable instead "
-                     "(e.g. set in_crit = 1 at the label)");
-            else if (isprint(c))
+            if (isprint(c))
                 perr(p, i, "unexpected character '%c'", c);
             else
                 perr(p, i, "unexpected byte 0x%02x", c);
@@ -347,8 +344,9 @@ static int const_index(parser *p, int64_t *v)
     return 0;
 }
 
-/* name := ID ['[' const ']'] { ('.' | ':') ID ['[' const ']'] }
- * Built as canonical text: arr[1], P[0]:y, s.f */
+/* name := ID ['[' const ']'] { ('.' | ':') ID ['[' const ']'] } ['@' ID]
+ * Built as canonical text: arr[1], P[0]:y, s.f, P[0]@crit (SPIN: process 0 at label
+ * crit, a column ex_loc.c makes when the formula is bound) */
 static char *p_name(parser *p)
 {
     char *buf = NULL;
@@ -383,6 +381,16 @@ static char *p_name(parser *p)
             fprintf(o, "[%lld]", (long long)v);
         }
         tkind k = cur(p)->k;
+        if (k == T_AT) {
+            p->at++;
+            if (cur(p)->k != T_ID) {
+                expect_err(p, "a label name after '@'");
+                break;
+            }
+            fprintf(o, "@%.*s", (int)cur(p)->len, p->src + cur(p)->pos);
+            p->at++;
+            break;
+        }
         if (k != T_DOT && k != T_COLON)
             break;
         fputc(k == T_DOT ? '.' : ':', o);

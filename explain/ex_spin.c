@@ -224,10 +224,13 @@ static int initial_dump(FILE *in, ex_trace *t, meta_ctx *m)
     int dump = 0, rc = 0;
     while (!rc && getline(&line, &cap, in) > 0) {
         rc = meta(m, line);
-        if (strncmp(line, "#processes:", 11) == 0)
+        if (strncmp(line, "#processes:", 11) == 0) {
             dump = 1;
-        else if (!rc && dump && line[0] == '\t' && line[1] == '\t')
+            rc = rc || ex_locs_begin(t, 0);
+        } else if (!rc && dump && line[0] == '\t' && line[1] == '\t')
             rc = value_line(t, line);
+        else if (!rc && dump)
+            rc = ex_locs_line(t, 0, line, true);
     }
     free(line);
     return rc || (t->nsteps == 0 && ex_trace_add_step(t)) ? -1 : 0;
@@ -367,6 +370,11 @@ int ex_spin_parse(FILE *initial, FILE *replay, const ex_spin_dump *dumps, size_t
     char *last_key = NULL; /* the previous step line's key (step_key) */
     while (!rc && getline(&line, &cap, replay) > 0) {
         if (ended) {
+            /* the last dump: where each process is at the end (ex_loc.c) */
+            if (!strncmp(line, "#processes:", 11))
+                rc = ex_locs_begin(t, t->nsteps ? t->nsteps - 1 : 0);
+            else if (t->nsteps)
+                rc = ex_locs_line(t, t->nsteps - 1, line, true);
             const char *c = strstr(line, "proc  - (");
             if (c && !info->claim && !(info->claim = dupn(c + 9, strcspn(c + 9, ":)"))))
                 rc = -1;
@@ -380,14 +388,15 @@ int ex_spin_parse(FILE *initial, FILE *replay, const ex_spin_dump *dumps, size_t
             if (fresh < 0) {
                 rc = -1;
             } else if (fresh) { /* not a statement inside the same d_step */
-                rc = ex_trace_add_step(t);
+                rc = ex_trace_add_step(t) || ex_locs_line(t, t->nsteps - 1, line, false);
                 nstep++;
                 /* a step that starts a process: its locals from the dump after it */
                 long d = step_depth(line);
                 while (next_dump < ndumps && dumps[next_dump].depth < d)
                     next_dump++;
                 if (!rc && next_dump < ndumps && dumps[next_dump].depth == d)
-                    rc = apply_dump(t, dumps[next_dump].text);
+                    rc = apply_dump(t, dumps[next_dump].text) ||
+                         ex_locs_listing(t, t->nsteps - 1, dumps[next_dump].text);
             }
             in_step = 1;
         } else if (strstr(line, "<<<<<START OF CYCLE>>>>>")) {
@@ -763,7 +772,7 @@ static int ex_spin_runs(const char *spin, const char *model, const char *trail, 
             ex_spin_info_free(info);
             bad = parse(b1, l1, b2, l2, dumps, ndumps, t, info);
         }
-        if (bad || (b3 && ex_spin_channels(b3, t) != 0))
+        if (bad || (b3 && (ex_spin_channels(b3, t) != 0 || ex_locs_labels(t, b3) != 0)))
             rc = ex_errf(err, errlen, "out of memory while reading SPIN's replay of %s", trail);
     }
     ex_trace_free(&first);

@@ -32,6 +32,7 @@ void ex_trace_free(ex_trace *t)
     free(t->syms);
     free(t->vhash);
     u_intern_free(&t->symtab);
+    ex_locs_free(t->locs);
     ex_trace_init(t);
 }
 

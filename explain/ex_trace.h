@@ -16,6 +16,7 @@
 
 #include "util.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -27,6 +28,9 @@ typedef struct {
     size_t defined_from; /* steps before this had no printed value */
 } ex_var;
 
+/* Where each process is, per step (SPIN traces; ex_loc.c). */
+typedef struct ex_locs ex_locs;
+
 typedef struct {
     ex_var *vars;
     size_t nvars, capvars;
@@ -37,6 +41,7 @@ typedef struct {
     u_intern symtab; /* name -> i */
     int *vhash;      /* name -> var index, open addressing */
     size_t vhcap;
+    ex_locs *locs; /* NULL: the reader gave no process locations */
 } ex_trace;
 
 void ex_trace_init(ex_trace *t);
@@ -64,5 +69,21 @@ void ex_trace_value_text(const ex_trace *t, int var, size_t step, char *buf, siz
 /* States of the lasso proper: nsteps, or nsteps - 1 when the last state
  * repeats the loop start state. */
 size_t ex_trace_lasso_len(const ex_trace *t);
+
+/* ---- process locations (ex_loc.c), for SPIN's remote label references P[k]@L ----
+ * A reader reports, in the order of the replay, for trace position `step`: a listing of
+ * every running process (ex_locs_begin, then each listed line; or a dump's whole text,
+ * ex_locs_listing, from its "#processes:" line), and each step line (a move, or "proc N
+ * terminates").  Lines of another shape are skipped.  0, or -1 when out of memory. */
+int ex_locs_begin(ex_trace *t, size_t step);
+int ex_locs_line(ex_trace *t, size_t step, const char *line, bool listed);
+int ex_locs_listing(ex_trace *t, size_t step, const char *text);
+/* The labels' states from `spin -d`'s symbol table; 0, or -1 out of memory. */
+int ex_locs_labels(ex_trace *t, const char *symtab);
+/* The 0/1 column of `P[k]@L` or `P@L` (as the formula parser writes the name): its
+ * variable index, or -1 with a message in err (no such label, no locations, pid k
+ * running another proctype, out of memory). */
+int ex_locs_column(ex_trace *t, const char *name, char *err, size_t errlen);
+void ex_locs_free(ex_locs *l);
 
 #endif

@@ -8,7 +8,7 @@
  * part also serves as the state dump after every process start the replay
  * shows (ex_spin_creations), and the replay part is also read as a model for
  * its mtype declarations and as `spin -d`'s symbol table for channels
- * (ex_spin_channels).  A trace that
+ * (ex_spin_channels) and labels (ex_locs_labels, for the formulas' P[k]@L).  A trace that
  * reads is explained against each ltl formula the replay named (small
  * budgets, and with --exact where the trace has at most 64 steps).
  */
@@ -52,7 +52,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     int rc = replay && ex_spin_mtypes(rest, &t) == 0
                  ? ex_spin_parse(initial, replay, dumps, dumps ? nd : 0, &t, &info)
                  : -1;
-    if (rc == 0 && ex_spin_channels(rest, &t) != 0)
+    if (rc == 0 && (ex_spin_channels(rest, &t) != 0 || ex_locs_labels(&t, rest) != 0))
         rc = -1;
     free(depths);
     free(dumps);

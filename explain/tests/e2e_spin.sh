@@ -114,12 +114,86 @@ expect "trail mismatch: the failed step" 1 'ma.pml.trail:6: trail does not match
     "$pc" explain "$work/mb.pml" --trail "$work/ma.pml.trail" --formula '[] (cnt < 5)'
 expect "missing trail" 1 'cannot read trail' -- "$pc" explain "$work/procs.pml" --trail "$work/nope.trail"
 expect "unknown variable" 1 "unknown variable 'nosuch'" -- "$pc" explain "$work/procs.pml" --formula '[] (nosuch > 0)'
-expect "remote label reference refused with its reason" 1 'column 10: remote label references (P[pid]@label) are not supported' -- \
+expect "a label reference to a proctype the model lacks" 1 "'P[0]@crit': proctype P has no label crit" -- \
     "$pc" explain "$work/procs.pml" --formula '[] !(P[0]@crit)'
 expect "formula syntax" 1 'column 9: expected an expression' -- "$pc" explain "$work/procs.pml" --formula '[] (x < )'
 expect "unknown on finite" 3 'does not falsify' -- "$pc" explain "$work/procs.pml" --formula '[] (s.f < 100)'
 expect "holds on lasso" 3 'nothing to explain: the formula' -- "$pc" explain "$work/live.pml" --formula '[] (n < 4)'
 expect "unknown ltl" 1 "no ltl formula named 'zz' (it has: small, never_b)" -- "$pc" explain "$work/two.pml" --ltl zz
+# remote label references P[pid]@L and P@L (SPIN's own mutual exclusion idiom): each
+# process's location at every trace position, checked against SPIN itself: at each
+# position, `spin -t -uD` lists every running process with its state after D - 1 steps
+# (D - 1 the position's step number; 0 for the initial state), and `spin -d` gives the
+# labels' states.  at.pml starts processes,
+# has a d_step, a process that ends and a pid used again.
+mkdir -p "$work/at" && cp "$fix/at.pml" "$work/at/" && mktrail "$work/at" at.pml -a
+f='[] !(A@M && B@N && (A@L + A[0]@M + B@K + B[1]@K + B[1]@N) >= 0)'
+(cd "$work/at" && "$pc" explain at.pml --formula "$f" >table.txt 2>&1 &&
+    spin -t -p -g -l -w -b -k at.pml.trail at.pml >replay.txt 2>&1 && spin -d at.pml >sym.txt &&
+    for d in $(grep -oE '^ *[0-9]+:' replay.txt | tr -d ' :' | uniq | awk '{print $1 + 1}') 1; do
+        spin -t -u"$d" -g -l -w -b -k at.pml.trail at.pml >"u$d.txt" 2>&1
+    done)
+python3 - "$work/at" <<'PY' && ok || bad "P@L: explain's locations differ from SPIN's dumps"
+import re, sys, os
+d = sys.argv[1]
+rows = [l.split("|") for l in open(f"{d}/table.txt") if re.match(r"^ *\d+ \|", l)]
+head = [h.strip() for h in next(l for l in open(f"{d}/table.txt") if l.startswith("step")).split("|")]
+labels = {}
+for l in open(f"{d}/sym.txt"):
+    m = re.match(r"label\t(\w+)\t(\d+)\t<(\w+)", l)
+    if m:
+        labels[(m.group(3), m.group(1))] = int(m.group(2))
+# the positions: the initial state (-u1: the claim's first move), then one per step line
+# (a d_step's lines share their step number)
+depths = [1] + [int(x) + 1 for x in dict.fromkeys(re.findall(r"(?m)^ *(\d+):\s+proc", open(f"{d}/replay.txt").read()))]
+def listing(dep):
+    text = open(f"{d}/u{dep}.txt").read().split("#processes:")[1]
+    return {int(m.group(1)): (m.group(2), int(m.group(3)))
+            for m in re.finditer(r"proc +(\d+) \((\w+):\d+\)[^\n]*\(state (\d+)\)", text)}
+bad = 0
+for k, r in enumerate(rows):
+    where = listing(depths[int(r[0])])
+    for col, cell in zip(head[1:], r[1:]):
+        m = re.match(r"(\w+)(?:\[(\d+)\])?@(\w+)$", col)
+        pt, pid, lab = m.group(1), m.group(2), m.group(3)
+        if pid is None:
+            pids = sorted(p for p, (t, s) in where.items() if t == pt)
+            pid = pids[0] if pids else None
+        else:
+            pid = int(pid)
+        want = int(pid in where and where[pid] == (pt, labels[(pt, lab)]))
+        got = int(cell.split()[0])
+        if want != got:
+            bad += 1
+            print(f"position {r[0]}: {col} = {got}, SPIN's dump says {want}")
+print(f"{len(rows)} positions x {len(head) - 1} columns")
+sys.exit(1 if bad or len(rows) < 10 else 0)
+PY
+# the model's own ltl: the mutual exclusion of a broken lock, both at crit at the end
+cat >"$work/mutex.pml" <<'PML'
+bool want[2];
+byte turn;
+active [2] proctype P() {
+    do
+    :: want[_pid] = true;
+       (turn == _pid || !want[1 - _pid]);
+crit:  skip;
+       want[_pid] = false;
+       turn = 1 - _pid
+    od
+}
+ltl mutex { [] !(P[0]@crit && P[1]@crit) }
+PML
+mktrail "$work" mutex.pml -a
+expect "mutex: both processes at crit at the first failure" 0 '"dots": [{"step": ' -- "$pc" explain "$work/mutex.pml" --json
+n=$("$pc" explain "$work/mutex.pml" --json | grep -oE '"variable": "P\[[01]\]@crit"' | sort -u | wc -l)
+[ "$n" = 2 ] && ok || bad "mutex: dots on $n of P[0]@crit, P[1]@crit"
+expect "a label the proctype lacks" 1 "'P[0]@nope': proctype P has no label nope" -- \
+    "$pc" explain "$work/mutex.pml" --formula '[] !(P[0]@nope)'
+expect "a pid that runs another proctype" 1 "pid 0 runs proctype A, not B" -- \
+    "$pc" explain "$work/at/at.pml" --formula '[] !(B[0]@K)'
+expect "'@' needs a label" 1 "expected a label name after '@'" -- \
+    "$pc" explain "$work/mutex.pml" --formula '[] !(P[0]@)'
 printf 'active proctype P() { int x; x = ; }\n' >"$work/broken.pml"
 cp "$work/procs.pml.trail" "$work/broken.pml.trail"
 expect "model syntax" 1 'broken.pml:1' -- "$pc" explain "$work/broken.pml"

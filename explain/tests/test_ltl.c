@@ -78,8 +78,8 @@ START_TEST(errors_name_the_column)
     expect_error("p U", EX_DIALECT_SPIN, "end of formula");
     expect_error("(p && q", EX_DIALECT_SPIN, "expected ')'");
     expect_error("arr[i] > 0", EX_DIALECT_SPIN, "must be constants");
-    expect_error("p @ q", EX_DIALECT_SPIN,
-                 "column 3: remote label references (P[pid]@label) are not supported");
+    expect("P[0]@crit && P @ q", EX_DIALECT_SPIN, "((P[0]@crit != 0) && (P@q != 0))");
+    expect_error("P[0]@ && q", EX_DIALECT_SPIN, "column 7: expected a label name after '@'");
     expect_error("p @ q", EX_DIALECT_SMV, "column 3: unexpected character '@'");
     expect_error("H p", EX_DIALECT_SMV, "past-time operator");
     /* a number beyond int64_t is refused, not wrapped (to 0 here, to -1 for 2^64 - 1) */
