@@ -318,17 +318,84 @@ static int plan(const char *src, size_t ai, sm_edit *e, size_t *ne, u_err *err)
     return 0;
 }
 
+/* Whether the declaration d (n bytes, a top-level C declaration without its ';')
+ * declares a type only: `typedef ...`, or `struct|union|enum [TAG] [{...}]` with no
+ * declarator after it.  Anything else (a variable, a function prototype, a function
+ * definition, an extern) may be data: false. */
+static bool type_only(const char *d, size_t n)
+{
+    while (n && isspace((unsigned char)*d))
+        d++, n--;
+    while (n && isspace((unsigned char)d[n - 1]))
+        n--;
+    if (!n)
+        return true;
+    if (n > 7 && !strncmp(d, "typedef", 7) && isspace((unsigned char)d[7]))
+        return true;
+    static const char *const kw[] = {"struct", "union", "enum"};
+    for (size_t k = 0; k < 3; k++) {
+        size_t l = strlen(kw[k]);
+        if (n <= l || strncmp(d, kw[k], l) || !isspace((unsigned char)d[l]))
+            continue;
+        const char *e = d + n, *brace = memchr(d, '{', n);
+        if (brace) /* a definition: nothing may follow its closing brace */
+            return e[-1] == '}';
+        size_t i = l; /* a forward declaration: struct TAG */
+        while (i < n && isspace((unsigned char)d[i]))
+            i++;
+        while (i < n && (isalnum((unsigned char)d[i]) || d[i] == '_'))
+            i++;
+        return i == n;
+    }
+    return false;
+}
+
+/* Whether a c_decl block's text (SPIN passed it through cpp: no comments, no macros)
+ * declares types only: every top-level declaration, split at ';' outside braces and
+ * parentheses, is type_only.  A '{' that closes without a ';' after it at depth 0 (a
+ * function body) is data too. */
+static bool types_only(const char *s, size_t n)
+{
+    int depth = 0;
+    size_t start = 0;
+    for (size_t i = 0; i < n; i++) {
+        char c = s[i];
+        if (c == '{' || c == '(')
+            depth++;
+        else if ((c == '}' || c == ')') && depth > 0)
+            depth--;
+        else if (c == '#' && depth == 0)
+            return false; /* a directive cpp left (#pragma, #line): unknown */
+        if (depth == 0 && c == ';') {
+            if (!type_only(s + start, i - start))
+                return false;
+            start = i + 1;
+        }
+    }
+    for (size_t i = start; i < n; i++) /* text after the last ';': a function body */
+        if (!isspace((unsigned char)s[i]))
+            return false;
+    return depth == 0;
+}
+
 /* C data outside pan's state, for the glue (SMH_C_UNTRACKED): SPIN 6.5.2 writes each
  * c_decl (and top-level c_code) block between "start of c_codeN" and "end of c_codeN"
  * comments before pan.c includes pan.h, and a c_state "Hidden" declaration as a C
- * global marked "Hidden".  Whether c_track registers a c_decl's data the glue reads
- * from pan.h's HAS_TRACK. */
+ * global marked "Hidden".  A block that declares types only (types_only: the usual
+ * c_decl beside a c_state "Global" or "Local", whose data pan keeps in its state) is
+ * no data.  Whether c_track registers a block's data the glue reads from pan.h's
+ * HAS_TRACK. */
 static void c_data(sm_buf *b, const char *src)
 {
     const char *inc = strstr(src, "\n#include \"pan.h\"");
-    const char *blk = strstr(src, "/* start of c_code");
-    if (blk && inc && blk < inc)
-        buf_str(b, "#define SM_C_DECL 1 /* pancause: a c_decl block */\n");
+    bool data = false;
+    for (const char *blk = strstr(src, "/* start of c_code"); blk && inc && blk < inc && !data;
+         blk = strstr(blk + 1, "/* start of c_code")) {
+        const char *body = strstr(blk, "*/"), *end = body ? strstr(body, "/* end of c_code") : NULL;
+        data = !end || !types_only(body + 2, (size_t)(end - body - 2));
+    }
+    if (data)
+        buf_str(b, "#define SM_C_DECL 1 /* pancause: a c_decl block that may declare data */\n");
     if (strstr(src, ";\t/* Hidden */\n"))
         buf_str(b, "#define SM_C_HIDDEN 1 /* pancause: a c_state \"Hidden\" */\n");
 }

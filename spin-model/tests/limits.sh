@@ -195,7 +195,7 @@ grep -q "INCOMPLETE: the model keeps data out of pan's states" out.txt
 check "hidden: a hidden variable is a reason (pan joins runs that differ in it)" $?
 # C data outside pan's state (the fourth probe, P4-3): a c_decl no c_track registers, a
 # c_state "Hidden": a reason; registered (c_track "Matched"): complete, the one cause
-for f in c_untracked c_hidden; do
+for f in c_untracked c_hidden c_struct_var; do
     searched $f
     grep -q "INCOMPLETE: the model's C code may keep data out of pan's states" out.txt
     check "$f: C data outside pan's state is a reason" $?
@@ -203,6 +203,9 @@ done
 searched c_tracked
 ! grep -q INCOMPLETE out.txt && grep -q "1 cause of the hazard" out.txt && grep -q "P\[0\].Inc & P\[1\].Inc" out.txt
 check "c_tracked: C data registered with c_track: complete, P[0].Inc & P[1].Inc" $?
+searched c_types
+! grep -q INCOMPLETE out.txt && grep -q "1 cause of the hazard" out.txt && grep -q "P\[0\].Inc & P\[1\].Inc" out.txt
+check "c_types: a c_decl of types only, the data in c_state Global: complete, P[0].Inc & P[1].Inc" $?
 searched claim_block
 grep -q "INCOMPLETE: the never claim .* can block on a run" out.txt
 check "claim_block: a hand-written claim that blocks is a reason (the runs beyond are missing)" $?
