@@ -183,8 +183,10 @@ static const sm_anchor ANCHORS[] = {
     {STORE_STATE, true, NULL, 1, BODY_END, "\tsm_pan_bfs_group_end();\n"},
     {"return", false, STORE_STATE, 0, CHECK, NULL}, /* group_end is always reached */
     {"b_store((char *)&now, vsize)", false, STORE_STATE, 1, BEFORE, "(sm_pan_bfs_store(ntrpt), "},
+    /* -DMA's store tells the glue whether it matched the state, as h_store() does: a
+     * state pan matched in another search mode is then noticed (smh_bfs_store_seen) */
     {"g_store((char *)&now, vsize, 0)", false, STORE_STATE, 1, BEFORE,
-     "(sm_pan_bfs_store(ntrpt), "},
+     "(sm_pan_bfs_stored(ntrpt, "},
     {"h_store((char *)&now, vsize)", false, STORE_STATE, 1, BEFORE,
      "(sm_pan_hel = 0, sm_pan_bfs_stored(ntrpt, "},
     {"if (do_transit(t2, 0))", false, STORE_STATE, 1, REPLACE, "if (SM_CLAIM_TRANSIT(t2))"},
