@@ -183,8 +183,10 @@ static const sm_anchor ANCHORS[] = {
     {STORE_STATE, true, NULL, 1, BODY_END, "\tsm_pan_bfs_group_end();\n"},
     {"return", false, STORE_STATE, 0, CHECK, NULL}, /* group_end is always reached */
     {"b_store((char *)&now, vsize)", false, STORE_STATE, 1, BEFORE, "(sm_pan_bfs_store(ntrpt), "},
+    /* -DMA's store tells the glue whether it matched the state, as h_store() does: a
+     * state pan matched in another search mode is then noticed (smh_bfs_store_seen) */
     {"g_store((char *)&now, vsize, 0)", false, STORE_STATE, 1, BEFORE,
-     "(sm_pan_bfs_store(ntrpt), "},
+     "(sm_pan_bfs_stored(ntrpt, "},
     {"h_store((char *)&now, vsize)", false, STORE_STATE, 1, BEFORE,
      "(sm_pan_hel = 0, sm_pan_bfs_stored(ntrpt, "},
     {"if (do_transit(t2, 0))", false, STORE_STATE, 1, REPLACE, "if (SM_CLAIM_TRANSIT(t2))"},
@@ -197,7 +199,14 @@ static const sm_anchor ANCHORS[] = {
     {"memcpy(((char *)&(tmp->state)), v, n);", false, H_STORE, 1, BEFORE, "sm_pan_hel = tmp; "},
     {"\t\t\tII = h_store((char *)&now, vsize);", true, NEW_STATE, 1, AFTER_LINE,
      "\t\t\tsm_pan_stored(II);\n"},
-    /* ... and may ask pan to expand a state h_store() matched (sm_pan_stored) */
+    /* ... and so does -DMA's store (g_store, no entry): sm_pan_stored() is where the
+     * glue sees an atomic sequence that blocked lose atomicity (sm_pan_atomic_break).
+     * Without it the -DMA build kept such a state in atomic mode, where no run ends and
+     * which never rejoined the state's node outside it: good runs were lost and the
+     * causes were wrong, complete (fourth probe, P4-8) */
+    {"\t\t\tII = g_store((char *)&now, vsize, 0);", true, NEW_STATE, 1, AFTER_LINE,
+     "\t\t\tsm_pan_stored(II);\n"},
+    /* ... and may ask pan to expand a state its store matched (sm_pan_stored) */
     {"\t\t\tif (II)", true, NEW_STATE, 1, REPLACE, "\t\t\tif (II && !sm_pan_reexplore)"},
     /* pan's printing of the variables becomes the nearest decoder's capture: printf and
      * Printf from c_globals() through c_chandump(), which SPIN writes last, before the
