@@ -863,6 +863,12 @@ void smh_por_off(const char *why)
     rec.por_off = why;
 }
 
+int smh_depth_cut(void)
+{
+    rec.truncated = true;
+    return 1;
+}
+
 void smh_fatal(const char *msg)
 {
     if (!live() || rec.fatal)

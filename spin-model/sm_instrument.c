@@ -137,6 +137,17 @@ static const sm_anchor ANCHORS[] = {
     /* DFS: a rendezvous send whose receive cannot follow was no move (sm_pan_rv_failed) */
     {"\t\tif (boq != -1) goto Done;", true, NEW_STATE, 1, REPLACE,
      "\t\tif (boq != -1) { sm_pan_rv_failed(); goto Done; }"},
+    /* DFS: at depth maxdepth-1 a state with no move is not checked for an end state
+     * (nor given a timeout): its end is unknown, the search is cut (smh_depth_cut;
+     * fifth probe P5-7: a deadlock there was "complete, not reachable") */
+    {"\t\t||  depth >= maxdepth-1) goto Done;\t/* undo change from 5.2.3 */", true, NEW_STATE, 1,
+     REPLACE, "\t\t||  (depth >= maxdepth-1 && smh_depth_cut())) goto Done;"},
+    /* BFS: a state where every process has ended is checked for an invalid end state
+     * when -q asks for empty channels, as new_state() does; SPIN's bfs() skips it (the
+     * fifth probe's P5-2: `-q` with a message left behind, "complete, not reachable"
+     * where the DFS build finds it) */
+    {"\t\t} else if (now._nr_pr > 0)", true, "bfs(void)", 1, REPLACE,
+     "\t\t} else if (now._nr_pr > 0 || (strict && !qs_empty()))"},
     /* a receive's undo (DFS and BFS) puts back the fields the receive took, not the
      * receiving variables' (possibly truncated) values (sm_glue.c.inc's sm_pan_unrecv) */
     {"\treturn r;", true, "qrecv(int from, int slot, int fld, int done)", 1, REPLACE,

@@ -113,6 +113,9 @@ void smh_error(const char *msg, int undoing);
 /* pan reports a fatal error (Uerror: it stops the search; uerror follows with the same
  * message): pan's own limit, not a violation of the model. */
 void smh_fatal(const char *msg);
+/* DFS: pan leaves a state at depth maxdepth-1 that has no move without checking it
+ * for an end state: the search is cut there as beyond the depth limit.  Returns 1. */
+int smh_depth_cut(void);
 /* Whether label i of smh_begin's table named a move pan took (an event); true too
  * when this pan does not run -C, or its search was cut short (no note then). */
 int smh_label_used(int i);

@@ -114,6 +114,26 @@ fixture() {
 }
 build() { make -s -f "$ROOT/Makefile" pan "$@" >/dev/null 2>&1 || exit 1; }
 
+# -m: a state at depth maxdepth-1 with no move is not checked for an end state by pan's
+# DFS, so a deadlock there is a depth cut (fifth probe P5-7); one level more finds it
+fixture depth_last
+build
+run 4000000 -m3
+sane "depth_last -m3"
+grep -q "INCOMPLETE: the search depth limit (-m) was reached" out.txt
+check "depth_last -m3: a deadlock at depth maxdepth-1 is a depth cut, not 'not reachable'" $?
+run 4000000 -m4
+! grep -q INCOMPLETE out.txt && grep -q "1\. Aa .& Ab" out.txt
+check "depth_last -m4: complete, the cause Aa .& Ab" $?
+# -q in BFS: a state where every process ended is checked for empty channels as in DFS
+# (SPIN's bfs() skips it; fifth probe P5-2)
+fixture strict_end
+for b in "" BFS=1 POR=0; do
+    build $b
+    run 4000000 -q
+    ! grep -q INCOMPLETE out.txt && grep -q "1\. As & Bs" out.txt
+    check "strict_end ${b:-DFS} -q: complete, the cause As & Bs" $?
+done
 # BFS: a state pan stored inside an atomic sequence and matches outside it is not
 # expanded again: incomplete, with that reason; the DFS build is complete
 fixture bfs_atomic_mode
