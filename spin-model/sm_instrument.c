@@ -510,8 +510,21 @@ static const char *const EPILOGUE = "\n/* pancause: from here on the project's o
                                     "#pragma GCC diagnostic error \"-Wall\"\n"
                                     "#pragma GCC diagnostic error \"-Wextra\"\n";
 
+/* Whether a statement of pan.t assigns to channel name c ("c = ..." as settr's text):
+ * the name then stands for another queue than its own (P5-6). */
+static bool chan_assigned(const char *pan_t, const char *c)
+{
+    size_t n = strlen(c);
+    for (const char *p = pan_t ? strstr(pan_t, "settr(") : NULL; p; p = strstr(p + 1, "settr(")) {
+        const char *q = strchr(p, '"');
+        if (q && !strncmp(q + 1, c, n) && !strncmp(q + 1 + n, " = ", 3))
+            return true;
+    }
+    return false;
+}
+
 /* The label table and the glue, appended after pan's own code. */
-static int append_tail(sm_buf *b, const char *labels, const char *glue_path)
+static int append_tail(sm_buf *b, const char *labels, const char *pan_t, const char *glue_path)
 {
     sm_label *l = NULL;
     int n = sm_labels_parse(labels, &l);
@@ -529,6 +542,8 @@ static int append_tail(sm_buf *b, const char *labels, const char *glue_path)
         sm_labels_free(l, n);
         return -1;
     }
+    for (int i = 0; i < nch && all_global; i++)
+        all_global = !chan_assigned(pan_t, ch[i]);
     buf_str(b, "    {0, 0, 0}};\n/* pancause: global channels from `spin -d`, for the partial "
                "order reduction */\n#ifndef NOREDUCE\n"
                "static const char *const sm_pan_chans[] = {");
@@ -782,7 +797,7 @@ int sm_instrument(const char *src, const char *labels, const char *pan_t, const 
     }
     buf_str(&b, at);
     claim_names(&b, src);
-    if (append_trans(&b, pan_t, pan_m) || append_tail(&b, labels, glue_path) || b.oom) {
+    if (append_trans(&b, pan_t, pan_m) || append_tail(&b, labels, pan_t, glue_path) || b.oom) {
         free(b.s);
         return u_errf(err, "out of memory, or `spin -d` output unreadable");
     }

@@ -37,8 +37,10 @@ static int split_tabs(char *line, char **f, int max)
 }
 
 /* Calls row(f, ctx) for every line of `spin -d` output whose first field, trailing
- * blanks aside, is kind ("label", "chan"), with its first four or five fields split
- * in place; stops at the first non-zero return.  0, or -1 (out of memory, or row's). */
+ * blanks aside, is kind ("label", "chan"), with at least four fields split in place
+ * (f[SM_ROW_FIELDS]; absent fields NULL, the last holds the rest of the line); stops
+ * at the first non-zero return.  0, or -1 (out of memory, or row's). */
+#define SM_ROW_FIELDS 16
 static int each_row(const char *text, const char *kind, int (*row)(char **f, void *ctx), void *ctx)
 {
     char *copy = strdup(text);
@@ -49,8 +51,8 @@ static int each_row(const char *text, const char *kind, int (*row)(char **f, voi
     char *save = NULL;
     for (char *line = strtok_r(copy, "\n", &save); line && !rc;
          line = strtok_r(NULL, "\n", &save)) {
-        char *f[5];
-        if (strncmp(line, kind, k) == 0 && split_tabs(line, f, 5) >= 4 &&
+        char *f[SM_ROW_FIELDS] = {0};
+        if (strncmp(line, kind, k) == 0 && split_tabs(line, f, SM_ROW_FIELDS) >= 4 &&
             strspn(f[0] + k, " ") == strlen(f[0] + k))
             rc = row(f, ctx);
     }
@@ -123,6 +125,15 @@ static int add_chan(char **f, void *ctx)
         x->all_global = 0; /* a local channel, a parameter or a field: may alias */
         return 0;
     }
+    /* "chan NAME CAP <:global:> <variable> NFIELDS TYPE ...": a global declared without
+     * a queue (no fields: it will hold another channel) or a message field of type chan
+     * (a channel sent around) makes a name no longer say which queue it is (the fifth
+     * probe's P5-6: `alias = r; ... alias?a`) */
+    if (!f[5] || atoi(f[5]) == 0)
+        x->all_global = 0;
+    for (int i = 6; i < SM_ROW_FIELDS && f[i]; i++)
+        if (!strncmp(f[i], "chan", 4) && (f[i][4] == ' ' || f[i][4] == '\t' || !f[i][4]))
+            x->all_global = 0;
     if (U_GROW_ALL(x->cap, x->n, 16, U_ARR(x->name), U_ARR(x->zero)))
         return -1;
     if (!(x->name[x->n] = strdup(f[1])))

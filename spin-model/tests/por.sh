@@ -53,6 +53,14 @@ check "xr_len bfs: the hazard found" python3 -c '
 import json, sys
 j = json.load(open("on.json"))
 sys.exit(not (j["complete"] and j["hazard"] and len(j["causes"]) == 1))'
+# -DXUSAFE removes DFS's check too (fifth probe P5-1): the operations are visible as in
+# BFS, and the DFS build gives POR=0's cause, complete
+mk PANFLAGS=-DXUSAFE && ./pan -C --json xu.json >/dev/null 2>&1 && mk POR=0 && ./pan -C --json off.json >/dev/null 2>&1
+check "xr_len dfs -DXUSAFE: the cause of POR=0, complete" same off.json xu.json
+check "xr_len dfs -DXUSAFE: the hazard found, complete" python3 -c '
+import json, sys
+j = json.load(open("xu.json"))
+sys.exit(not (j["complete"] and j["hazard"] and len(j["causes"]) == 1))'
 # brp.1 and needham.1 have atomic sequences that can block midway at a rendezvous,
 # where no move into a channel operation is preselected (sm_glue.c.inc,
 # sm_pan_visible): their depth-first searches are not reduced any more
@@ -60,14 +68,18 @@ check "the reduction bites: fewer states on 8 of the 10 runs ($reduced)" test "$
 
 # An atomic sequence that blocks midway at a rendezvous send (fixtures/por-atomic/):
 # the reduction must not lose the run that ends there (the trace Qo is ambiguous).
-m="$ROOT/spin-model/tests/fixtures/por-atomic/atomic_rv_block.pml"
-d="$W/atomic_rv_block" && mkdir -p "$d" && cd "$d" && cp "$m" . &&
-    spin -a atomic_rv_block.pml >/dev/null 2>&1 && mk POR=0 &&
-    ./pan -C --json off.json >/dev/null 2>&1 && mk && ./pan -C --json on.json >/dev/null 2>&1
-check "atomic_rv_block: built and ran with and without POR" test $? = 0
-check "atomic_rv_block: same result with POR" same off.json on.json
-check "atomic_rv_block: the trace Qo is ambiguous, with POR too" python3 -c \
-    'import json,sys; sys.exit(json.load(open("on.json"))["ambiguous"] != [{"trace": ["Qo"]}])'
+# The same with the channel reached through a global channel variable (fifth probe P5-6:
+# assigned, received over a channel, reassigned): names no longer say which queue.
+for n in atomic_rv_block alias_rv chanpass_rv assign_rv; do
+    m="$ROOT/spin-model/tests/fixtures/por-atomic/$n.pml"
+    d="$W/$n" && mkdir -p "$d" && cd "$d" && cp "$m" . &&
+        spin -a $n.pml >/dev/null 2>&1 && mk POR=0 &&
+        ./pan -C --json off.json >/dev/null 2>&1 && mk && ./pan -C --json on.json >/dev/null 2>&1
+    check "$n: built and ran with and without POR" test $? = 0
+    check "$n: same result with POR" same off.json on.json
+    check "$n: the trace Qo is ambiguous, with POR too" python3 -c \
+        'import json,sys; sys.exit(json.load(open("on.json"))["ambiguous"] != [{"trace": ["Qo"]}])'
+done
 
 cd "$W/airbag-dfs" || exit 1
 printf 'airbag.pml:1:1\n' >airbag.pml.trail
