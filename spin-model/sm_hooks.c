@@ -972,8 +972,18 @@ static void incomplete_reasons(const cc_result *r, rp_run *out)
     size_t n = 0;
     if (rec.oom || !r || r->oom)
         add_why(out, &n, "out of memory");
-    static char fatal_why[400];
-    if (rec.fatal) {
+    static char fatal_why[600];
+    if (rec.fatal && strstr(rec.fatal, "d_step")) {
+        /* an error of the model, not a limit of pan's (the fifth probe's P5-4) */
+        snprintf(fatal_why, sizeof fatal_why,
+                 "a d_step of the model blocked after its first statement (pan's error \"%.100s\" "
+                 "above; a d_step may block only at its first statement): pan stops its search "
+                 "at this model error, so the rest is unexplored and it is no hazard pancause "
+                 "explains; stock pan's trail shows the run (make the d_step's later statements "
+                 "executable, or use atomic)",
+                 rec.fatal);
+        add_why(out, &n, fatal_why);
+    } else if (rec.fatal) {
         snprintf(fatal_why, sizeof fatal_why,
                  "pan gave up its search with the error \"%.100s\" (its message above says "
                  "why: \"VECTORSZ too small\" asks for PANFLAGS=-DVECTORSZ=N, \"MA too "

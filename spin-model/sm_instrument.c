@@ -147,7 +147,7 @@ static const sm_anchor ANCHORS[] = {
      * fifth probe's P5-2: `-q` with a message left behind, "complete, not reachable"
      * where the DFS build finds it) */
     {"\t\t} else if (now._nr_pr > 0)", true, "bfs(void)", 1, REPLACE,
-     "\t\t} else if (now._nr_pr > 0 || (strict && !qs_empty()))"},
+     "\t\t} else if (now._nr_pr > 0 || sm_pan_bfs_strict_end())"},
     /* a receive's undo (DFS and BFS) puts back the fields the receive took, not the
      * receiving variables' (possibly truncated) values (sm_glue.c.inc's sm_pan_unrecv) */
     {"\treturn r;", true, "qrecv(int from, int slot, int fld, int done)", 1, REPLACE,
@@ -553,6 +553,18 @@ static int append_tail(sm_buf *b, const char *labels, const char *pan_t, const c
     for (int i = 0; i < nch; i++)
         buf_str(b, zero[i] ? "1, " : "0, ");
     sm_chans_free(ch, zero, nch);
+    char **gl = NULL;
+    int ngl = sm_globals_parse(labels, &gl);
+    if (ngl < 0) {
+        sm_labels_free(l, n);
+        return -1;
+    }
+    buf_str(b, "0};\n/* pancause: global variables from `spin -d` (a move SPIN takes as local "
+               "that names one reads a global declared `local`) */\n"
+               "static const char *const sm_pan_globals[] = {");
+    for (int i = 0; i < ngl; i++)
+        buf_fmt(b, "\"%s\", ", gl[i]);
+    sm_chans_free(gl, NULL, ngl);
     buf_fmt(b,
             "0};\nstatic const int sm_pan_chans_global = %d;\n#endif\n"
             "static const int sm_pan_nlabels = %d;\n#include \"%s\"\n",

@@ -37,9 +37,9 @@ static int split_tabs(char *line, char **f, int max)
 }
 
 /* Calls row(f, ctx) for every line of `spin -d` output whose first field, trailing
- * blanks aside, is kind ("label", "chan"), with at least four fields split in place
- * (f[SM_ROW_FIELDS]; absent fields NULL, the last holds the rest of the line); stops
- * at the first non-zero return.  0, or -1 (out of memory, or row's). */
+ * blanks aside, is kind ("label", "chan"; NULL: every line), with at least four fields split in
+ * place (f[SM_ROW_FIELDS]; absent fields NULL, the last holds the rest of the line); stops at the
+ * first non-zero return.  0, or -1 (out of memory, or row's). */
 #define SM_ROW_FIELDS 16
 static int each_row(const char *text, const char *kind, int (*row)(char **f, void *ctx), void *ctx)
 {
@@ -47,13 +47,13 @@ static int each_row(const char *text, const char *kind, int (*row)(char **f, voi
     if (!copy)
         return -1;
     int rc = 0;
-    size_t k = strlen(kind);
+    size_t k = kind ? strlen(kind) : 0;
     char *save = NULL;
     for (char *line = strtok_r(copy, "\n", &save); line && !rc;
          line = strtok_r(NULL, "\n", &save)) {
         char *f[SM_ROW_FIELDS] = {0};
-        if (strncmp(line, kind, k) == 0 && split_tabs(line, f, SM_ROW_FIELDS) >= 4 &&
-            strspn(f[0] + k, " ") == strlen(f[0] + k))
+        if ((!kind || strncmp(line, kind, k) == 0) && split_tabs(line, f, SM_ROW_FIELDS) >= 4 &&
+            (!kind || strspn(f[0] + k, " ") == strlen(f[0] + k)))
             rc = row(f, ctx);
     }
     free(copy);
@@ -164,4 +164,34 @@ void sm_chans_free(char **c, unsigned char *zero, int n)
         free(c[i]);
     free(c);
     free(zero);
+}
+
+typedef struct {
+    char **name;
+    size_t n, cap;
+} globals;
+
+static int add_global(char **f, void *ctx)
+{
+    globals *x = ctx;
+    size_t k = strcspn(f[0], " ");
+    if (strcmp(f[3], "<:global:>") || !f[4] || strcmp(f[4], "<constant>") == 0 ||
+        (k == 4 && !strncmp(f[0], "chan", 4)) || (k == 8 && !strncmp(f[0], "proctype", 8)) ||
+        (k == 5 && !strncmp(f[0], "label", 5)))
+        return 0;
+    if (U_GROW(x->name, x->cap, x->n))
+        return -1;
+    return (x->name[x->n] = strndup(f[1], strcspn(f[1], "["))) ? (int)(x->n++, 0) : -1;
+}
+
+int sm_globals_parse(const char *text, char ***out)
+{
+    globals x = {0};
+    *out = NULL;
+    if (each_row(text, NULL, add_global, &x)) {
+        sm_chans_free(x.name, NULL, (int)x.n);
+        return -1;
+    }
+    *out = x.name;
+    return (int)x.n;
 }

@@ -191,6 +191,8 @@ void sm_pan_stored(int r);
  * (an atomic sequence that blocked, see sm_glue.c.inc); read by new_state(). */
 extern int sm_pan_reexplore;
 void sm_pan_rv_failed(void);
+/* BFS: whether -q's empty channels fail in a state where every process has ended. */
+int sm_pan_bfs_strict_end(void);
 int sm_pan_recv(int fld, int value);
 int sm_pan_unrecv(int fld, int value);
 void sm_pan_bfs_pop(void);

@@ -56,6 +56,10 @@ int sm_label_reserved(const char *label);
  * parameter, a field), whose name may then alias a global one. */
 int sm_chans_parse(const char *text, char ***out, unsigned char **zero, int *all_global);
 void sm_chans_free(char **c, unsigned char *zero, int n);
+/* The global variables' names in `spin -d` output (arrays without their bounds; not
+ * channels, proctypes, labels, nor mtype names, which SPIN lists as constants): count,
+ * *out malloc'd (free with sm_chans_free(*out, NULL, n)), or -1 out of memory. */
+int sm_globals_parse(const char *text, char ***out);
 
 /* The hooks the instrumented pan.c calls (sm_hooks.c) are declared in sm_pan.h. */
 

@@ -53,6 +53,13 @@ cp pan.c pan.c.keep && cp pan.h pan.h.keep && sed -i 's/"m.pml"/"syn.pml"/' pan.
 expect "syntax error in an ltl block: SPIN's message" 2 "syn.pml:4, Error: syntax error" mk
 mv pan.c.keep pan.c && mv pan.h.keep pan.h
 
+# SPIN's "dubious use of 'else' combined with i/o" is an Error: line SPIN verifies past:
+# a note, and the model's cause (P5-8: refused before)
+mkdir "$W/elserecv" && cd "$W/elserecv" || exit 1
+cp "$ROOT/spin-model/tests/fixtures/else_recv.pml" . && spin -a else_recv.pml >/dev/null 2>&1
+expect "else beside a receive: built, SPIN's message as a note" 0 "pancause: note: spin: else_recv.pml:.*dubious use of 'else'" mk
+expect "else beside a receive: the cause" 0 "1. Ai & !Bs ]& Ai" ./pan -C
+
 mkdir "$W/empty" && cd "$W/empty" || exit 1
 expect "missing pan.c" 2 "no pan.c in" mk
 [ ! -e pan ] || { echo "FAIL: a pan was left behind"; fails=$((fails + 1)); }

@@ -125,6 +125,14 @@ check "depth_last -m3: a deadlock at depth maxdepth-1 is a depth cut, not 'not r
 run 4000000 -m4
 ! grep -q INCOMPLETE out.txt && grep -q "1\. Aa .& Ab" out.txt
 check "depth_last -m4: complete, the cause Aa .& Ab" $?
+# a d_step that blocks midway: a model error pan stops at, named as such (P5-4)
+fixture dstep_block
+build
+run 4000000
+sane dstep_block
+grep -q "INCOMPLETE: a d_step of the model blocked after its first statement" out.txt &&
+    ! grep -q "a limit of pan's" out.txt
+check "dstep_block: the reason names the model's d_step, not a limit of pan's" $?
 # -q in BFS: a state where every process ended is checked for empty channels as in DFS
 # (SPIN's bfs() skips it; fifth probe P5-2)
 fixture strict_end
