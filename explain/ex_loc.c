@@ -21,7 +21,7 @@
  *   3. the table (built once, on the first column) has nsteps * npids cells; a cell is
  *      a state number, EX_LOC_END (terminating), or EX_LOC_GONE (not running).
  */
-#include "ex_trace.h"
+#include "explain.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -108,21 +108,11 @@ static int add(ex_trace *t, size_t step, int kind, int pid, int ptype, int state
 /* "  12:\tproc  1 (P:1) m.pml:6 (state 3)..." or "   8: proc 1 terminates": 1 with the
  * fields (*ptype -1 for a termination, *state EX_LOC_END), 0 for another line (the
  * never claim's "proc  -"), -1 out of memory. */
-static int proc_line(ex_locs *l, const char *s, int *pid, int *ptype, int *state)
+static int proc_line(ex_locs *l, const char *line, int *pid, int *ptype, int *state)
 {
-    while (*s == ' ')
-        s++;
-    if (!isdigit((unsigned char)*s))
+    const char *s = ex_spin_step_proc(line);
+    if (!s)
         return 0;
-    while (isdigit((unsigned char)*s))
-        s++;
-    if (*s++ != ':')
-        return 0;
-    while (*s == ' ' || *s == '\t')
-        s++;
-    if (strncmp(s, "proc ", 5))
-        return 0;
-    s += 5;
     while (*s == ' ')
         s++;
     char *end;

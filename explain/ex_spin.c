@@ -123,20 +123,25 @@ static int value_line(ex_trace *t, char *line)
     return rc;
 }
 
-static int is_step_line(const char *line)
+const char *ex_spin_step_proc(const char *line)
 {
     const char *s = line;
     while (*s == ' ')
         s++;
     if (!isdigit((unsigned char)*s))
-        return 0;
+        return NULL;
     while (isdigit((unsigned char)*s))
         s++;
     if (*s++ != ':')
-        return 0;
+        return NULL;
     while (*s == ' ' || *s == '\t')
         s++;
-    return strncmp(s, "proc ", 5) == 0;
+    return strncmp(s, "proc ", 5) == 0 ? s + 5 : NULL;
+}
+
+static int is_step_line(const char *line)
+{
+    return ex_spin_step_proc(line) != NULL;
 }
 
 /* A step line's key: its step number and the text up to the process's name ("  2:\tproc

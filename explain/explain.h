@@ -121,6 +121,9 @@ int ex_spin_creations(const char *replay_text, long **depths, size_t *n);
  * ("  4: proc 1 terminates") and the statements of one d_step included.  0, or
  * -1 when out of memory; *nums is malloc'd (NULL when none). */
 int ex_spin_positions(const char *replay_text, long **nums, size_t *n);
+/* The text after "proc " of a step line of `spin -t -p` ("  12:\tproc  1 (P:1) ...",
+ * or a dump's process line, or "  8: proc 1 terminates"), or NULL for another line. */
+const char *ex_spin_step_proc(const char *line);
 /* Global channels of `spin -d`'s symbol table: each gets its column len(c)
  * (len(c[i]) for an array), 0 from the first state up to where the replay
  * first printed it (SPIN creates a global queue at its first use and prints
