@@ -502,7 +502,12 @@ void smh_dfs_down_claim(long depth, const void *vec, int len, unsigned mode)
     /* A claim's moves from one state mostly lead to different claim states; when two
      * lead to the same state (pan goes on after a claim move that violates), it is
      * one node.  Only siblings are compared: no table, no cache miss. */
-    if (run.cfg.exact) { /* no fingerprints at all */
+    /* A claim that guesses: its branches are combined into sets of these nodes
+     * (cc_det.c), and a set found again on a run must be the same set, or a loop of the
+     * nearest lasso search could close only where the claim's states before its move
+     * agree too (the nearest oracle's nested family: a lasso 4 longer, "exact").  So
+     * the system's turn is keyed as any other state there. */
+    if (run.cfg.exact || (run.flags & SMH_NONDET_CLAIM)) { /* exact: no fingerprints */
         dfs_enter(depth, intern(vec, len, mode), 0, false);
         return;
     }
