@@ -195,7 +195,7 @@ declared them at the state itself.  No difference is tolerated now.
 import json
 import sys
 
-from interp import VIOL, Step, expr_vars
+from interp import VIOL, Step, eval_expr, expr_vars
 from reference import NoFit, PromelaError, follow, load, replay
 
 class Run:
@@ -220,10 +220,13 @@ class Slicer:
     step indices).  kind: 'assert' (a's last step violates), 'claim' (the never
     claim, after a's last state), 'invalid-end'."""
 
-    def __init__(self, model, a, b, pairs, lines_a, lines_b, kind):
+    def __init__(self, model, a, b, pairs, lines_a, lines_b, kind, claim_vars=None):
         self.m, self.a, self.b, self.pairs = model, a, b, pairs
         self.lines_a, self.lines_b = lines_a, lines_b
         self.kind = kind
+        # what the never claim's violating move reads (R17): the invariant's
+        # identifiers, or for a nested formula those of one violating branch's guard
+        self.claim_vars = expr_vars(model.ltl) if claim_vars is None else claim_vars
         self.kept = [model.vars[i] for i in model.kept]
         self.idx = {v: i for i, v in enumerate(model.vars)}
         self._rows()
@@ -573,7 +576,7 @@ class Slicer:
             out.append(("d", self.row_delta[n]))
         if self.kind == "claim":
             # the never claim: the differing variables its violating move reads
-            end_vars |= expr_vars(self.m.ltl) & diff_end
+            end_vars |= self.claim_vars & diff_end
         # b's next step of each process after a's end (and what it reads there, R8)
         seen = set()
         for n in range(self.a_end + 1, len(self.rows)):
@@ -754,6 +757,39 @@ def compare(sl, c):
 COVERAGE = {}
 
 
+def nested_claim_reads(model, sa, final):
+    """R17 (NEAREST_GEN_NESTED): the identifiers the never claim's violating move
+    reads at a's last state, per branch of the claim that violates there: SPIN's
+    claim for a nested formula watches from its start state (which may see p and
+    q in one state: `(p && q)`, for unless `(!r && p && q)`) and, once it has
+    guessed p, from a watching state (`(q)`, for unless `(!r && q)`).  The
+    watching branch exists where the monitor was set before a's last state (in
+    the state before a's last step: a state the claim does not look at keeps the
+    bit, interp.py's _monitor).  Where both violate, the README says the
+    combined graph's move names one member's, not which: either reading is
+    accepted (check).  Written from SPIN's claim text (`spin -f '!(...)'`),
+    whose guards are what the README calls the claim statement's reads."""
+    kind, p, q, r = model.nested
+    env = model.env(final[1])
+    rv = expr_vars(r) if kind == "unless" else set()
+    m_prev = bool(sa[-1][1][model.mon]) if sa else False
+    alts = []
+    if eval_expr(p, env) and eval_expr(q, env) and not (rv and eval_expr(r, env)):
+        alts.append(expr_vars(p) | expr_vars(q) | rv)
+    if m_prev and eval_expr(q, env) and not (rv and eval_expr(r, env)):
+        alts.append(expr_vars(q) | rv)
+    # a that passed an earlier violation (reference.follow): for unless, SPIN's
+    # claim may also have gone on from a state where `(!r && p && q)` held into its
+    # accepting states, and from accept_S2 / T0_S2 (kept for ever by `(1)`) it
+    # violates by `atomic { (q) -> assert(!(q)) }`, which reads q alone
+    if kind == "unless" and eval_expr(q, env) and any(
+            model.checked(st) and model.bad(st) for st in sa):
+        alts.append(expr_vars(q))
+    if not alts:
+        raise NoFit("a's last state violates no branch of the nested claim")
+    return alts
+
+
 def check(model_path, trail_path, cjson, verbose=False):
     """The mismatches: [] when this file's Δs and slice are pancause's (CJSON); None
     when pancause gave no answer."""
@@ -775,11 +811,25 @@ def check(model_path, trail_path, cjson, verbose=False):
     if a_final is None:
         kind = "assert"
     else:
-        kind = "claim" if model.ltl is not None else "invalid-end"
-    sl = Slicer(model, Run(a, sa, a_final), Run(b, sb, b_final),
-                [(p["step_a"] - 1, p["step_b"] - 1) for p in c["alignment"]],
-                [s["line"] for s in ca], [s["line"] for s in cb], kind)
-    errors = compare_merged(sl, c) + compare(sl, c)
+        kind = "claim" if model.ltl is not None or model.nested is not None else "invalid-end"
+    # a nested formula's claim: the reads of each branch that violates at a's end
+    # (R17); the first reading that agrees is taken, else the first one's errors
+    alts = nested_claim_reads(model, sa, a_final) if kind == "claim" and \
+        model.nested is not None else [None]
+    for n, cv in enumerate(alts):
+        sl = Slicer(model, Run(a, sa, a_final), Run(b, sb, b_final),
+                    [(p["step_a"] - 1, p["step_b"] - 1) for p in c["alignment"]],
+                    [s["line"] for s in ca], [s["line"] for s in cb], kind, cv)
+        errors = compare_merged(sl, c) + compare(sl, c)
+        if n == 0:
+            first = sl, errors
+        if not errors:
+            break
+    else:
+        sl, errors = first
+        if len(alts) > 1:
+            errors.append("(R17: neither violating branch's reads, %s, agree)" %
+                          " nor ".join(str(sorted(x)) for x in alts))
     # what the merged moves gave to check (batch.py sums it): steps of a and b whose
     # move merged statements, and lines in the slice that only a merged statement has
     merged = sum(1 for run in (sl.a, sl.b) for x in run.steps if sl.tail(x))
