@@ -77,6 +77,13 @@ RICH2 candidates (gen.py's draws before its violation and success filters, 120
 of them without a violation; one more was over its bound), all equal; MERGE
 seeds 1-40 and 150 raw MERGE candidates (70 without a violation, 26 with a
 merged move), all equal.
+NEAREST_GEN_NESTED (2026-11-28): an `ltl` of one of the two nested safety
+formulas `[] ((p) -> [] !(q))` and `[] ((p) -> ((!(q) U (r)) || [] !(q)))` (the
+causality oracle's parser reads them) is followed by a monitor of this file's
+own, written from the formulas' meaning (Model._monitor), over the states pan's
+claim looks at (the same as for `[] e`: Model.checked); its bit is one more slot
+of vals, no variable, so two runs at one model state with different pasts of p
+and r are two states (as pan's combined graph has them: README "Never claims").
 """
 
 import os

@@ -51,6 +51,14 @@ stem.loop).  Loop prefixes still extend after closing (longer loops are
 lassos too).  The dominance pruning keys on (anchor, state); the length bound
 is the same.
 
+NEAREST_GEN_NESTED (a nested safety formula, whose SPIN claim guesses): a state is
+bad where interp.py's monitor says the run's checked states so far violate the
+formula, and the monitor's bit is part of the state (so "settled", the dominance
+pruning and a lasso's return to its first state see it; a set of the claim's
+states of pan's combined graph is one value of the bit).  The counterexample a may
+pass bad states before its last (follow: stock pan's trail follows one branch of
+the claim, which may go on where another violates).
+
 With --run-to-end (README: the option of the same name) a finite successful run
 must end in a valid end state: good_end drops "settled"; the rest is unchanged.
 

@@ -179,6 +179,17 @@ seeds 1-700, and the seed in brackets is one that rules out the other reading:
      same with P's move `atomic { w = 5; v = 1; w = 6 }`, whose first
      statement is no decision: `v = 1`'s line alone.  Before session 18 both
      steps added every line of their moves.
+ Nested safety formulas (NEAREST_GEN_NESTED, 2026-11-28):
+ R17 What "the claim's violating move reads" is for a claim that guesses: the
+     identifiers of the guard of the claim statement that violates at a's end,
+     in SPIN's claim text (`spin -f '!(...)'`): from its start state `(p) &&
+     (q)` (for unless `!(r) && (p) && (q)`), from the state it watches from once
+     it guessed p `(q)` (for unless `!(r) && (q)`), which it is in where the
+     monitor was set before a's last state; and for unless, where a passed an
+     earlier violation, from accept_S2 / T0_S2 `(q)`.  The README: the combined
+     graph's move names one member's, not which, when several violate; each
+     reading that applies is tried and the first that agrees taken
+     (nested_claim_reads).
  Hand models m6-m8 are in hand/ (`batch.py 0 --files hand/*.pml`; m6 and m8
  run there with pancause's default weights, m7 with random ones; all three
  were also run by hand with the default weights, and each fails the reading
@@ -196,7 +207,7 @@ import json
 import sys
 
 from interp import VIOL, Step, eval_expr, expr_vars
-from reference import NoFit, PromelaError, follow, load, replay
+from reference import NoFit, PromelaError, follow, load, read_trail, replay
 
 class Run:
     """One run as the interpreter followed it: steps, the states before them and
@@ -757,36 +768,78 @@ def compare(sl, c):
 COVERAGE = {}
 
 
+# SPIN 6.5.2's never claims for the two nested formulas (`spin -f '!([] ((p) ->
+# [] !(q)))'` and `spin -f '!([] ((p) -> ((!(q) U (r)) || [] !(q))))'`), for R17
+# only: per claim state its moves (guard as the atoms it needs, "1" where it is
+# `(1)`; target, or None for the check `atomic { (g) -> assert(!(g)) }`).  The
+# monitor (interp.py) decides violation; this table says which statement did.
+NOT_R = "!r"
+SPIN_CLAIMS = {
+    "after": {
+        "T0_init": [(("p", "q"), None), (("p",), "T0_S4"), ((), "T0_init")],
+        "T0_S4": [(("q",), None), ((), "T0_S4")],
+    },
+    "unless": {
+        "T0_init": [((NOT_R, "p", "q"), "accept_S11"), ((NOT_R, "p", "q"), None),
+                    ((NOT_R, "p"), "T0_S14"), ((NOT_R, "p", "q"), "accept_S2"),
+                    ((), "T0_init")],
+        "accept_S11": [((NOT_R,), "accept_S11"), ((NOT_R, "q"), None)],
+        "accept_S2": [(("q",), None), ((), "T0_S2")],
+        "T0_S14": [((NOT_R, "q"), "accept_S11"), ((NOT_R, "q"), None),
+                   ((NOT_R,), "T0_S14"), ((NOT_R, "q"), "accept_S2")],
+        "T0_S2": [(("q",), None), ((), "T0_S2")],
+    },
+}
+
+
 def nested_claim_reads(model, sa, final):
     """R17 (NEAREST_GEN_NESTED): the identifiers the never claim's violating move
-    reads at a's last state, per branch of the claim that violates there: SPIN's
-    claim for a nested formula watches from its start state (which may see p and
-    q in one state: `(p && q)`, for unless `(!r && p && q)`) and, once it has
-    guessed p, from a watching state (`(q)`, for unless `(!r && q)`).  The
-    watching branch exists where the monitor was set before a's last state (in
-    the state before a's last step: a state the claim does not look at keeps the
-    bit, interp.py's _monitor).  Where both violate, the README says the
-    combined graph's move names one member's, not which: either reading is
-    accepted (check).  Written from SPIN's claim text (`spin -f '!(...)'`),
-    whose guards are what the README calls the claim statement's reads."""
+    may read at a's last state, one set per statement of SPIN's claim
+    (SPIN_CLAIMS) that violates there: the claim's branches are followed along
+    a's checked states (each takes every move whose guard holds, the check
+    excepted; a passes bad states, reference.follow, so branches go on where
+    another violated); at a's last state each branch's check whose guard holds
+    violates, and where no process can move there pan lets the claim move alone
+    again (its stutter), so the branches it reaches at that same state count
+    too (gen.py's nested seed 148: stock pan's trail ends with the claim
+    entering accept_S2 on `(!r && p && q)` and then checking `(q)` in the same
+    state).  Where several statements violate, the README says the combined
+    graph's move names one member's, not which: each reading is accepted
+    (check).  Guards' identifiers are what the README calls the claim
+    statement's reads."""
     kind, p, q, r = model.nested
+    atoms = {"p": p, "q": q, NOT_R: r}
+    table = SPIN_CLAIMS[kind]
+
+    def holds(guard, env):
+        return all((not eval_expr(r, env)) if a == NOT_R else eval_expr(atoms[a], env)
+                   for a in guard)
+
+    def reads(guard):
+        return set().union(*(expr_vars(atoms[a]) for a in guard))
+
+    def move(members, env):
+        return {t for c in members for g, t in table[c] if t is not None and holds(g, env)}
+
+    members = {"T0_init"}
+    for st in sa:
+        if model.checked(st):
+            members = move(members, model.env(st[1]))
     env = model.env(final[1])
-    rv = expr_vars(r) if kind == "unless" else set()
-    m_prev = bool(sa[-1][1][model.mon]) if sa else False
-    alts = []
-    if eval_expr(p, env) and eval_expr(q, env) and not (rv and eval_expr(r, env)):
-        alts.append(expr_vars(p) | expr_vars(q) | rv)
-    if m_prev and eval_expr(q, env) and not (rv and eval_expr(r, env)):
-        alts.append(expr_vars(q) | rv)
-    # a that passed an earlier violation (reference.follow): for unless, SPIN's
-    # claim may also have gone on from a state where `(!r && p && q)` held into its
-    # accepting states, and from accept_S2 / T0_S2 (kept for ever by `(1)`) it
-    # violates by `atomic { (q) -> assert(!(q)) }`, which reads q alone
-    if kind == "unless" and eval_expr(q, env) and any(
-            model.checked(st) and model.bad(st) for st in sa):
-        alts.append(expr_vars(q))
+    alts, seen = [], set()
+    stutter = not model.steps(final)
+    while True:
+        for c in sorted(members - seen):
+            for g, t in table[c]:
+                if t is None and holds(g, env) and reads(g) not in alts:
+                    alts.append(reads(g))
+        seen |= members
+        nxt = move(members, env)
+        if not stutter or nxt <= seen:
+            break
+        members = nxt
     if not alts:
-        raise NoFit("a's last state violates no branch of the nested claim")
+        raise NoFit("a's last state violates no statement of SPIN's claim")
     return alts
 
 
@@ -814,8 +867,13 @@ def check(model_path, trail_path, cjson, verbose=False):
         kind = "claim" if model.ltl is not None or model.nested is not None else "invalid-end"
     # a nested formula's claim: the reads of each branch that violates at a's end
     # (R17); the first reading that agrees is taken, else the first one's errors
-    alts = nested_claim_reads(model, sa, a_final) if kind == "claim" and \
-        model.nested is not None else [None]
+    alts = [None]
+    if kind == "claim" and model.nested is not None:
+        claim, moves = read_trail(trail_path)
+        if claim and moves and moves[-1][1] == 0:
+            alts = nested_claim_reads(model, sa, a_final)
+        else:  # a condemned last state (no claim move in the trail: BFS): R17
+            alts = [set().union(*(expr_vars(e) for e in model.nested[1:] if e is not None))]
     for n, cv in enumerate(alts):
         sl = Slicer(model, Run(a, sa, a_final), Run(b, sb, b_final),
                     [(p["step_a"] - 1, p["step_b"] - 1) for p in c["alignment"]],
