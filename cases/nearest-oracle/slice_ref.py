@@ -237,7 +237,9 @@ class Slicer:
         self.kind = kind
         # what the never claim's violating move reads (R17): the invariant's
         # identifiers, or for a nested formula those of one violating branch's guard
-        self.claim_vars = expr_vars(model.ltl) if claim_vars is None else claim_vars
+        if claim_vars is None:
+            claim_vars = expr_vars(model.ltl) if model.ltl is not None else set()
+        self.claim_vars = claim_vars
         self.kept = [model.vars[i] for i in model.kept]
         self.idx = {v: i for i, v in enumerate(model.vars)}
         self._rows()
