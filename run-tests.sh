@@ -34,8 +34,10 @@
 # ORACLE_SEED + 7000 ..); NEAREST_RICH2_MODELS (default 30) and NEAREST_MERGE_MODELS
 # (default 20) nearest-oracle models with two-field channels, rendezvous inside atomic
 # sequences and claims beside rendezvous, and with merged atomic steps, DFS builds
-# (seeds ORACLE_SEED + 8000 .. and + 9000 ..); FUZZ_TIME (default 20) seconds per
-# fuzzer.
+# (seeds ORACLE_SEED + 8000 .. and + 9000 ..); NEAREST_NESTED_MODELS (default 20)
+# nearest-oracle models whose hazard is a nested safety formula (a never claim that
+# guesses), every fourth a BFS build (seeds ORACLE_SEED + 10000 ..); FUZZ_TIME
+# (default 20) seconds per fuzzer.
 set -u
 cd "$(dirname "$0")"
 ROOT=$(pwd)
@@ -151,6 +153,9 @@ lane_a() {
     suite "nearest oracle: ${NEAREST_MERGE_MODELS:-20} models with merged atomic steps (DFS)" \
         env NEAREST_GEN_MERGE=1 NEAREST_BFS=0 cases/nearest-oracle/run.sh "${NEAREST_MERGE_MODELS:-20}" \
         "$((${ORACLE_SEED:-1} + 9000))"
+    suite "nearest oracle: ${NEAREST_NESTED_MODELS:-20} models with nested safety formulas (never claims that guess)" \
+        env NEAREST_GEN_NESTED=1 cases/nearest-oracle/run.sh "${NEAREST_NESTED_MODELS:-20}" \
+        "$((${ORACLE_SEED:-1} + 10000))"
     suite "fuzzers: ${FUZZ_TIME:-20} s each, no crash, leak or timeout" fuzz/smoke.sh "${FUZZ_TIME:-20}"
 }
 

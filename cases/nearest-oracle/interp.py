@@ -77,6 +77,13 @@ RICH2 candidates (gen.py's draws before its violation and success filters, 120
 of them without a violation; one more was over its bound), all equal; MERGE
 seeds 1-40 and 150 raw MERGE candidates (70 without a violation, 26 with a
 merged move), all equal.
+NEAREST_GEN_NESTED (2026-11-28): an `ltl` of one of the two nested safety
+formulas `[] ((p) -> [] !(q))` and `[] ((p) -> ((!(q) U (r)) || [] !(q)))` (the
+causality oracle's parser reads them) is followed by a monitor of this file's
+own, written from the formulas' meaning (Model._monitor), over the states pan's
+claim looks at (the same as for `[] e`: Model.checked); its bit is one more slot
+of vals, no variable, so two runs at one model state with different pasts of p
+and r are two states (as pan's combined graph has them: README "Never claims").
 """
 
 import os
@@ -294,14 +301,26 @@ class Model:
         # sender) (the receive of the rendezvous offered on channel vars[j])
         self.token = any(p.inner for p in self.procs) or \
             any(cap == 0 for cap, _ in self.chans.values())
+        # NEAREST_GEN_NESTED: a nested safety formula (its own deterministic
+        # monitor, _monitor) has one more slot in vals after the variables and
+        # before the token, no variable (never in kept, no name in a scope)
+        ltl = spec["ltl"]
+        self.nested = ltl[1:] if ltl is not None and ltl[0] == "nested" else None
+        self.ltl = ltl if self.nested is None else None  # the invariant e of [] e
+        self.mon = None
+        if self.nested is not None:
+            self.mon = len(inits)
+            inits.append(False)
         if self.token:
             inits.append(None)
         self.init_vals = tuple(inits)
-        self.ltl = spec["ltl"]
-        self.init = (tuple(0 for _ in self.procs), self.init_vals)
+        self.init = self._monitor((tuple(0 for _ in self.procs), self.init_vals))
+        self.init_vals = self.init[1]
         # SPIN keeps only the globals something reads (the others are "hidden"); it
         # keeps every local and channel
         read = set(expr_vars(self.ltl)) if self.ltl is not None else set()
+        for e in (self.nested or ())[1:]:
+            read |= expr_vars(e) if e is not None else set()
         for pid, p in enumerate(self.procs):
             for trs in p.trans:
                 for kind, pay, _, _ in trs:
@@ -363,9 +382,49 @@ class Model:
         if tok is not None and tok[0] == "a":
             own = self._steps(s, only=tok[1])
             if own:
-                return [self._norm(x) for x in own]
+                return self._watched([self._norm(x) for x in own])
         out = self._steps(s, rv=tok if tok is not None and tok[0] == "rv" else None)
-        return [self._norm(x) for x in out] if self.token else out
+        return self._watched([self._norm(x) for x in out] if self.token else out)
+
+    def _watched(self, out):
+        """The steps with the nested formula's monitor updated in their targets."""
+        if self.nested is None:
+            return out
+        return [x if x.target == VIOL else x._replace(target=self._monitor(x.target))
+                for x in out]
+
+    def checked(self, s):
+        """Whether pan's never claim looks at state s: not inside an atomic
+        sequence its process still holds, nor between a rendezvous' send and its
+        receive (bad's comment); the initial state and every other state it does."""
+        return not (self.token and s[1][-1] is not None)
+
+    def _monitor(self, s):
+        """s with the nested formula's monitor updated for s itself, written from
+        the formula's meaning (README "Never claims"; not from the C nor from SPIN's
+        claim).  Over the checked states c_0 c_1 ... of a run, a finite prefix
+        c_0 .. c_j violates
+          after  [] (p -> [] !q):               iff p holds in some c_i and q in
+                 some c_k, i <= k <= j (one state may be both);
+          unless [] (p -> ((!q U r) || [] !q)):  iff p holds in some c_i and q in
+                 some c_k, i <= k <= j, with r false in every one of c_i .. c_k
+                 (p -> !q W r: an r at c_k itself releases, as U's witness);
+        so one bit after c_j says all the future needs: after, "p held in some
+        c_i, i <= j"; unless, "p held in some c_i, i <= j, and r in none of
+        c_i .. c_j".  It is m_j = (m_(j-1) or p(c_j)) [and not r(c_j)], and c_j
+        is the run's first violation iff m_j and q(c_j) (bad).  A state the claim
+        does not look at keeps the bit it came in with."""
+        if self.nested is None or not self.checked(s):
+            return s
+        kind, p, _, r = self.nested
+        locs, vals = s
+        env = self.env(vals)
+        m = bool(vals[self.mon]) or bool(eval_expr(p, env))
+        if kind == "unless" and m and eval_expr(r, env):
+            m = False
+        if m == vals[self.mon]:
+            return s
+        return (locs, vals[:self.mon] + (m,) + vals[self.mon + 1:])
 
     def _norm(self, x):
         """A step into an atomic sequence's inside where its process then blocks
@@ -576,6 +635,11 @@ class Model:
         (the claim checks every state), or, without ltl, no step is possible
         and some live process is neither at its end nor at an end* label."""
         locs, vals = s
+        if self.nested is not None:
+            # the first checked state where q holds with the monitor (after that
+            # state) set: a bad prefix of the nested formula (_monitor)
+            return self.checked(s) and vals[self.mon] and \
+                bool(eval_expr(self.nested[2], self.env(vals)))
         if self.ltl is not None:
             # pan's claim moves only between whole moves: not inside an atomic
             # sequence its process still holds, nor between a rendezvous' send and

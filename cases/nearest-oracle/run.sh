@@ -8,7 +8,10 @@
 # ${TMPDIR:-/tmp}/nearest-oracle-failures/seedSEED/ (emptied first).  Last line:
 # "N passed, M failed"; exit status 1 on any failure.  NEAREST_GEN_RICH=1,
 # NEAREST_GEN_RICH2=1 or NEAREST_GEN_MERGE=1 in the environment: gen.py's richer
-# models (gen.py says which).
+# models (gen.py says which).  NEAREST_GEN_NESTED=1 (alone or with those): every
+# model's hazard a nested safety formula, [] (p -> [] !q) or
+# [] (p -> (!q U r || [] !q)), whose SPIN never claim guesses; the reference
+# follows it with a monitor of its own (interp.py, gen.py's docstring).
 here=$(cd "$(dirname "$0")" && pwd)
 n=${1:-200}
 seed=${2:-1}

@@ -179,6 +179,17 @@ seeds 1-700, and the seed in brackets is one that rules out the other reading:
      same with P's move `atomic { w = 5; v = 1; w = 6 }`, whose first
      statement is no decision: `v = 1`'s line alone.  Before session 18 both
      steps added every line of their moves.
+ Nested safety formulas (NEAREST_GEN_NESTED, 2026-11-28):
+ R17 What "the claim's violating move reads" is for a claim that guesses: the
+     identifiers of the guard of the claim statement that violates at a's end,
+     in SPIN's claim text (`spin -f '!(...)'`): from its start state `(p) &&
+     (q)` (for unless `!(r) && (p) && (q)`), from the state it watches from once
+     it guessed p `(q)` (for unless `!(r) && (q)`), which it is in where the
+     monitor was set before a's last state; and for unless, where a passed an
+     earlier violation, from accept_S2 / T0_S2 `(q)`.  The README: the combined
+     graph's move names one member's, not which, when several violate; each
+     reading that applies is tried and the first that agrees taken
+     (nested_claim_reads).
  Hand models m6-m8 are in hand/ (`batch.py 0 --files hand/*.pml`; m6 and m8
  run there with pancause's default weights, m7 with random ones; all three
  were also run by hand with the default weights, and each fails the reading
@@ -195,8 +206,8 @@ declared them at the state itself.  No difference is tolerated now.
 import json
 import sys
 
-from interp import VIOL, Step, expr_vars
-from reference import NoFit, PromelaError, follow, load, replay
+from interp import VIOL, Step, eval_expr, expr_vars
+from reference import NoFit, PromelaError, follow, load, read_trail, replay
 
 class Run:
     """One run as the interpreter followed it: steps, the states before them and
@@ -220,10 +231,15 @@ class Slicer:
     step indices).  kind: 'assert' (a's last step violates), 'claim' (the never
     claim, after a's last state), 'invalid-end'."""
 
-    def __init__(self, model, a, b, pairs, lines_a, lines_b, kind):
+    def __init__(self, model, a, b, pairs, lines_a, lines_b, kind, claim_vars=None):
         self.m, self.a, self.b, self.pairs = model, a, b, pairs
         self.lines_a, self.lines_b = lines_a, lines_b
         self.kind = kind
+        # what the never claim's violating move reads (R17): the invariant's
+        # identifiers, or for a nested formula those of one violating branch's guard
+        if claim_vars is None:
+            claim_vars = expr_vars(model.ltl) if model.ltl is not None else set()
+        self.claim_vars = claim_vars
         self.kept = [model.vars[i] for i in model.kept]
         self.idx = {v: i for i, v in enumerate(model.vars)}
         self._rows()
@@ -573,7 +589,7 @@ class Slicer:
             out.append(("d", self.row_delta[n]))
         if self.kind == "claim":
             # the never claim: the differing variables its violating move reads
-            end_vars |= expr_vars(self.m.ltl) & diff_end
+            end_vars |= self.claim_vars & diff_end
         # b's next step of each process after a's end (and what it reads there, R8)
         seen = set()
         for n in range(self.a_end + 1, len(self.rows)):
@@ -754,6 +770,81 @@ def compare(sl, c):
 COVERAGE = {}
 
 
+# SPIN 6.5.2's never claims for the two nested formulas (`spin -f '!([] ((p) ->
+# [] !(q)))'` and `spin -f '!([] ((p) -> ((!(q) U (r)) || [] !(q))))'`), for R17
+# only: per claim state its moves (guard as the atoms it needs, "1" where it is
+# `(1)`; target, or None for the check `atomic { (g) -> assert(!(g)) }`).  The
+# monitor (interp.py) decides violation; this table says which statement did.
+NOT_R = "!r"
+SPIN_CLAIMS = {
+    "after": {
+        "T0_init": [(("p", "q"), None), (("p",), "T0_S4"), ((), "T0_init")],
+        "T0_S4": [(("q",), None), ((), "T0_S4")],
+    },
+    "unless": {
+        "T0_init": [((NOT_R, "p", "q"), "accept_S11"), ((NOT_R, "p", "q"), None),
+                    ((NOT_R, "p"), "T0_S14"), ((NOT_R, "p", "q"), "accept_S2"),
+                    ((), "T0_init")],
+        "accept_S11": [((NOT_R,), "accept_S11"), ((NOT_R, "q"), None)],
+        "accept_S2": [(("q",), None), ((), "T0_S2")],
+        "T0_S14": [((NOT_R, "q"), "accept_S11"), ((NOT_R, "q"), None),
+                   ((NOT_R,), "T0_S14"), ((NOT_R, "q"), "accept_S2")],
+        "T0_S2": [(("q",), None), ((), "T0_S2")],
+    },
+}
+
+
+def nested_claim_reads(model, sa, final):
+    """R17 (NEAREST_GEN_NESTED): the identifiers the never claim's violating move
+    may read at a's last state, one set per statement of SPIN's claim
+    (SPIN_CLAIMS) that violates there: the claim's branches are followed along
+    a's checked states (each takes every move whose guard holds, the check
+    excepted; a passes bad states, reference.follow, so branches go on where
+    another violated); at a's last state each branch's check whose guard holds
+    violates, and where no process can move there pan lets the claim move alone
+    again (its stutter), so the branches it reaches at that same state count
+    too (gen.py's nested seed 148: stock pan's trail ends with the claim
+    entering accept_S2 on `(!r && p && q)` and then checking `(q)` in the same
+    state).  Where several statements violate, the README says the combined
+    graph's move names one member's, not which: each reading is accepted
+    (check).  Guards' identifiers are what the README calls the claim
+    statement's reads."""
+    kind, p, q, r = model.nested
+    atoms = {"p": p, "q": q, NOT_R: r}
+    table = SPIN_CLAIMS[kind]
+
+    def holds(guard, env):
+        return all((not eval_expr(r, env)) if a == NOT_R else eval_expr(atoms[a], env)
+                   for a in guard)
+
+    def reads(guard):
+        return set().union(*(expr_vars(atoms[a]) for a in guard))
+
+    def move(members, env):
+        return {t for c in members for g, t in table[c] if t is not None and holds(g, env)}
+
+    members = {"T0_init"}
+    for st in sa:
+        if model.checked(st):
+            members = move(members, model.env(st[1]))
+    env = model.env(final[1])
+    alts, seen = [], set()
+    stutter = not model.steps(final)
+    while True:
+        for c in sorted(members - seen):
+            for g, t in table[c]:
+                if t is None and holds(g, env) and reads(g) not in alts:
+                    alts.append(reads(g))
+        seen |= members
+        nxt = move(members, env)
+        if not stutter or nxt <= seen:
+            break
+        members = nxt
+    if not alts:
+        raise NoFit("a's last state violates no statement of SPIN's claim")
+    return alts
+
+
 def check(model_path, trail_path, cjson, verbose=False):
     """The mismatches: [] when this file's Δs and slice are pancause's (CJSON); None
     when pancause gave no answer."""
@@ -775,11 +866,30 @@ def check(model_path, trail_path, cjson, verbose=False):
     if a_final is None:
         kind = "assert"
     else:
-        kind = "claim" if model.ltl is not None else "invalid-end"
-    sl = Slicer(model, Run(a, sa, a_final), Run(b, sb, b_final),
-                [(p["step_a"] - 1, p["step_b"] - 1) for p in c["alignment"]],
-                [s["line"] for s in ca], [s["line"] for s in cb], kind)
-    errors = compare_merged(sl, c) + compare(sl, c)
+        kind = "claim" if model.ltl is not None or model.nested is not None else "invalid-end"
+    # a nested formula's claim: the reads of each branch that violates at a's end
+    # (R17); the first reading that agrees is taken, else the first one's errors
+    alts = [None]
+    if kind == "claim" and model.nested is not None:
+        claim, moves = read_trail(trail_path)
+        if claim and moves and moves[-1][1] == 0:
+            alts = nested_claim_reads(model, sa, a_final)
+        else:  # a condemned last state (no claim move in the trail: BFS): R17
+            alts = [set().union(*(expr_vars(e) for e in model.nested[1:] if e is not None))]
+    for n, cv in enumerate(alts):
+        sl = Slicer(model, Run(a, sa, a_final), Run(b, sb, b_final),
+                    [(p["step_a"] - 1, p["step_b"] - 1) for p in c["alignment"]],
+                    [s["line"] for s in ca], [s["line"] for s in cb], kind, cv)
+        errors = compare_merged(sl, c) + compare(sl, c)
+        if n == 0:
+            first = sl, errors
+        if not errors:
+            break
+    else:
+        sl, errors = first
+        if len(alts) > 1:
+            errors.append("(R17: neither violating branch's reads, %s, agree)" %
+                          " nor ".join(str(sorted(x)) for x in alts))
     # what the merged moves gave to check (batch.py sums it): steps of a and b whose
     # move merged statements, and lines in the slice that only a merged statement has
     merged = sum(1 for run in (sl.a, sl.b) for x in run.steps if sl.tail(x))
