@@ -157,4 +157,14 @@ b_rc=$?
     grep -q "distance d(a, b) = 10 (exact" a_back.txt
 check "lamport3_nested --nearest: b is no violating run (refused as a counterexample; a is one)" test $? = 0
 
+# a lasso whose loop closes where the claim's set grew on arrival: d = 17, exact (the
+# nested family of the nearest oracle found 21, "exact")
+cp "$ROOT/spin-model/tests/fixtures/lasso_nested.pml" . && rm -f pan pan.c ./*.trail
+spin -a lasso_nested.pml >/dev/null && make -s -f "$ROOT/Makefile" pan POR=0 >/dev/null 2>&1
+gcc -O2 -w -DNOREDUCE -o stock pan.c && ./stock -m10000 >/dev/null 2>&1
+./pan -m10000 -C --nearest lasso_nested.pml.trail --json near.json --good-trail b.trail >near.txt 2>&1
+d=$(near_json near.json 2>/dev/null)
+[ "$d" = 17 ]
+check "lasso_nested --nearest: exact, distance 17 (was 21)" test $? = 0
+
 finish claims
