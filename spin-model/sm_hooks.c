@@ -897,7 +897,10 @@ void smh_error(const char *msg, int undoing)
         return;
     if (rec.fatal && !strcmp(msg, rec.fatal))
         return; /* pan gave up (smh_fatal): no violation, the reason says so */
-    if (strstr(msg, "partial order reduction invalid"))
+    /* pan's own checks of xr/xs declarations ("partial order reduction invalid", and
+     * "sorted send on xr channel violates po reduction" and the like: the sixth probe's
+     * P6-2, which -C had taken for the hazard, complete) */
+    if (strstr(msg, "partial order reduction invalid") || strstr(msg, "violates po reduction"))
         rec.por_invalid = true;                 /* and a violation, as for stock pan */
     if (strncmp(msg, "depth limit", 11) == 0) { /* pan's "depth limit reached" */
         rec.truncated = true;

@@ -79,7 +79,7 @@ check "krebs.2 --budget: the text does not call the hazard unreachable" $?
 mkdir "$W/needham" && cd "$W/needham" || exit 1
 cp "$ROOT/spin-model/tests/fixtures/needham.1.pml" .
 spin -a needham.1.pml >/dev/null || exit 1
-for f in -DNCORE=2 -DBFS_PAR -DBCS -DNP -DTRIX; do
+for f in -DNCORE=2 -DBFS_PAR -DBCS -DNP -DTRIX -DP_RAND; do
     make -s -f "$ROOT/Makefile" pan PANFLAGS="$f" >/dev/null 2>&1 || { check "make pan $f" 1; continue; }
     ./pan -C >out.txt 2>&1
     rc=$?

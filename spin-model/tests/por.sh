@@ -61,6 +61,22 @@ check "xr_len dfs -DXUSAFE: the hazard found, complete" python3 -c '
 import json, sys
 j = json.load(open("xu.json"))
 sys.exit(not (j["complete"] and j["hazard"] and len(j["causes"]) == 1))'
+# xr/xs channels polled (len), used inside atomic sequences and d_steps, or by a
+# sorted send (the sixth probe, P6-1, P6-2, P6-4): BFS and -DXUSAFE give POR=0's causes,
+# and DFS (pan checks the declarations) names the breach, INCOMPLETE
+for n in xr_ownlen xs_atomic xs_dstep xs_sorted; do
+    d="$W/$n" && mkdir -p "$d" && cd "$d" && cp "$ROOT/spin-model/tests/fixtures/xrxs/$n.pml" . &&
+        spin -a $n.pml >/dev/null 2>&1 || exit 1
+    mk BFS=1 POR=0 && ./pan -C --json off.json >/dev/null 2>&1 && mk BFS=1 && ./pan -C --json bfs.json >/dev/null 2>&1
+    check "$n bfs: the causes of POR=0" same off.json bfs.json
+    mk POR=0 && ./pan -C --json off.json >/dev/null 2>&1 && mk PANFLAGS=-DXUSAFE && ./pan -C --json xu.json >/dev/null 2>&1
+    check "$n dfs -DXUSAFE: the causes of POR=0" same off.json xu.json
+    mk && ./pan -C --json dfs.json >/dev/null 2>&1
+    check "$n dfs: incomplete, naming the broken xr/xs declaration" python3 -c '
+import json, sys
+j = json.load(open("dfs.json"))
+sys.exit(j["complete"] or not any("xr or xs" in r for r in j["incomplete_reasons"]))'
+done
 # brp.1 and needham.1 have atomic sequences that can block midway at a rendezvous,
 # where no move into a channel operation is preselected (sm_glue.c.inc,
 # sm_pan_visible): their depth-first searches are not reduced any more
