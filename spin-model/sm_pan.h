@@ -208,7 +208,16 @@ static int sm_pan_undoing; /* pan is in do_reverse(), undoing a move (smh_error)
 
 /* A move tried in pan's search (both do_transit calls), and the never claim's move
  * tried inside BFS's store_state(). */
-#define SM_TRANSIT(t, II)    (sm_pan_try((II), ot, tt, (t)->t_id), smh_tried(do_transit((t), (II))))
+#ifdef HAS_UNLESS
+/* The state whose label names move t: an unless escape is the escape statement's own
+ * move (pan.t prepends copies of it, marked e_trans, to every state of the body), not
+ * a move of the statement the process stands at (the sixth probe's P6-3). */
+#define SM_EVENT_STATE(t) ((t)->e_trans ? (t)->e_trans : tt)
+#else
+#define SM_EVENT_STATE(t) tt
+#endif
+#define SM_TRANSIT(t, II)                                                                          \
+    (sm_pan_try((II), ot, SM_EVENT_STATE(t), (t)->t_id), smh_tried(do_transit((t), (II))))
 #define SM_CLAIM_TRANSIT(t2) (smh_claim_try((t2)->t_id), smh_claim_tried(do_transit((t2), 0)))
 
 /* pan's own printing of the variables (c_globals, c_locals, c_chandump), with printf
