@@ -46,6 +46,7 @@ static const char ex_usage[] =
 
 typedef struct {
     const char *model, *trail, *ltl, *formula, *nusmv, *html, *spin;
+    char *spin_default; /* u_spin()'s, freed by ex_main */
     int json, all_vars;
     ex_options opt;
 } ex_cli;
@@ -73,7 +74,9 @@ static int ex_parse_args(int argc, char **argv, ex_cli *c)
 {
     memset(c, 0, sizeof *c);
     ex_options_default(&c->opt);
-    c->spin = getenv("SPIN") && *getenv("SPIN") ? getenv("SPIN") : "spin";
+    c->spin = c->spin_default = u_spin(); /* $SPIN or spin, as every command's */
+    if (!c->spin)
+        return ex_usage_error("%s", "out of memory");
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         const char **slot = NULL;
@@ -315,12 +318,12 @@ int ex_main(int argc, char **argv)
 {
     ex_cli c;
     int rc = ex_parse_args(argc, argv, &c);
-    if (rc != 0)
-        return rc;
     u_err err = {{0}}; /* before spin's replay, which can be long */
-    if (c.html && u_check_output(c.html, &err)) {
+    if (rc == 0 && c.html && u_check_output(c.html, &err)) {
         fprintf(stderr, "pancause explain: --html %s\n", err.msg);
-        return 1;
-    }
-    return c.model ? ex_run_spin(&c) : ex_run_nusmv(&c);
+        rc = 1;
+    } else if (rc == 0)
+        rc = c.model ? ex_run_spin(&c) : ex_run_nusmv(&c);
+    free(c.spin_default);
+    return rc;
 }

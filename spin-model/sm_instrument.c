@@ -430,8 +430,8 @@ static void indexes(sm_buf *b, const char *pan_m)
         buf_str(b, "#define SM_PAN_INDEXED 1 /* pancause: a checked array index */\n");
     /* a statement that creates a process or reads _nr_pr, wherever it is (inside a
      * d_step its text is only "D_STEPn": the sixth probe's P6-9) */
-    if (!pan_m || strstr(pan_m, "_nr_pr") || strstr(pan_m, "addproc("))
-        buf_str(b, "#define SM_PAN_PROCS 1 /* pancause: run or _nr_pr in a statement */\n");
+    buf_fmt(b, "#define SM_PAN_PROCS %d /* pancause: run or _nr_pr in a statement */\n",
+            !pan_m || strstr(pan_m, "_nr_pr") || strstr(pan_m, "addproc("));
 }
 
 /* The names of the never claims (every ltl block is one, selected by -N or not), from
