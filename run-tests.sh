@@ -171,6 +171,7 @@ lane_b() {
     suite "limits: depth, memory, budget end with causes so far" bash spin-model/tests/limits.sh
     suite "never claims that guess: branches combined, causes exact, trails replay" \
         bash spin-model/tests/claims.sh
+    suite "event names (init.L, Proc.L) in every output and build" bash spin-model/tests/names.sh
     suite "state identity: pan's table, siblings, fingerprints agree" bash spin-model/tests/identity.sh
     suite "partial order reduction keeps the causes, non-occurrences included" bash spin-model/tests/por.sh
     suite "the analysis' second thread changes nothing (--one-thread = default)" bash spin-model/tests/threads.sh

@@ -56,6 +56,9 @@ typedef struct eol_node {
  * yield NULL (freeing the operands) for an invalid name, occ < 0, a complex formula in a
  * simple slot, or when out of memory; so every tree they build prints and parses back. */
 eol_node *eol_event(const char *name, int occ);
+/* Whether name can be an event type of a formula (what eol_event accepts): callers that
+ * make names check them here, so a bad name is not taken for an allocation failure. */
+bool eol_name_valid(const char *name);
 eol_node *eol_not(eol_node *a);
 eol_node *eol_and(eol_node *a, eol_node *b);
 eol_node *eol_or(eol_node *a, eol_node *b);

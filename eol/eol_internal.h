@@ -26,7 +26,6 @@
 size_t eol_name_scan(const char *s, int *open);
 
 /* A name the constructor accepts: the whole string is one token with balanced brackets. */
-bool eol_name_valid(const char *name);
 
 /* Where the occurrence suffix of a token of length len starts: the index of a '_' that is
  * followed only by one or more digits up to len and that is not the token's first character;

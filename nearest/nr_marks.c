@@ -325,11 +325,11 @@ static bool takes(const sm_label *lab, int nlab, const loc *l, const char *ev)
     for (int i = 0; i < nlab; i++) {
         if (lab[i].state != l->pc || strcmp(lab[i].proc, l->proc))
             continue;
-        const char *name = lab[i].label, *r = ev;
-        size_t pl = strlen(l->proc);
+        const char *name = lab[i].label, *r = ev, *proc = sm_event_proc(l->proc);
+        size_t pl = strlen(proc);
         if (!strcmp(ev, name))
             return true;
-        if (strncmp(ev, l->proc, pl))
+        if (strncmp(ev, proc, pl))
             return false;
         r += pl;
         if (*r == '[') {

@@ -949,21 +949,32 @@ void smh_stats(double states, double matched, int done)
 
 /* ---- the report at exit ---- */
 
+/* A name made from SPIN's identifiers is one a formula can hold; NULL stays NULL (out
+ * of memory). */
+static char *checked_name(char *name)
+{
+    assert(!name || eol_name_valid(name));
+    return name;
+}
+
 /* Label text L alone when unambiguous; Proc.L when L exists in several proctypes;
- * Proc[pid].L when several instances of Proc executed L. */
+ * Proc[pid].L when several instances of Proc executed L.  Proc is the name events use
+ * (sm_event_proc: init for SPIN's ":init:", which no formula could name: the seventh
+ * probe's P7-1 printed every cause with an event of init as "out of memory"). */
 static char *event_name(size_t k)
 {
     const sm_label *l = &run.labels[run.ev[k].label];
+    const char *proc = sm_event_proc(l->proc);
     bool other_proc = false, other_pid = false;
     for (int i = 0; i < run.nlabels; i++)
         other_proc |= !strcmp(run.labels[i].label, l->label) && strcmp(run.labels[i].proc, l->proc);
     for (size_t i = 0; i < run.nev; i++)
         other_pid |= run.ev[i].label == run.ev[k].label && run.ev[i].pid != run.ev[k].pid;
     if (other_pid)
-        return u_fmt("%s[%d].%s", l->proc, run.ev[k].pid, l->label);
+        return checked_name(u_fmt("%s[%d].%s", proc, run.ev[k].pid, l->label));
     if (other_proc)
-        return u_fmt("%s.%s", l->proc, l->label);
-    return u_fmt("%s", l->label);
+        return checked_name(u_fmt("%s.%s", proc, l->label));
+    return checked_name(u_fmt("%s", l->label));
 }
 
 /* One more reason; RP_MAX_WHY has room for every reason below at once. */

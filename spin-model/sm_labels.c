@@ -21,6 +21,11 @@ int sm_label_reserved(const char *l)
     return !strncmp(l, "end", 3) || !strncmp(l, "progress", 8) || !strncmp(l, "accept", 6);
 }
 
+const char *sm_event_proc(const char *proc)
+{
+    return strcmp(proc, ":init:") ? proc : "init";
+}
+
 /* Splits one tab-separated line in place into at most max fields. */
 static int split_tabs(char *line, char **f, int max)
 {

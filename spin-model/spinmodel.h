@@ -48,6 +48,9 @@ bool sm_hidden_clash(const char *pan_h, const char *pan_m, char *name, size_t ca
  * out of memory. */
 int sm_labels_parse(const char *text, sm_label **out);
 void sm_labels_free(sm_label *l, int n);
+/* The name a qualified event (Proc.L, Proc[pid].L) gives proctype proc: "init" for
+ * SPIN's ":init:", which is no name an event order formula can hold; proc otherwise. */
+const char *sm_event_proc(const char *proc);
 /* True for SPIN's reserved label prefixes, which never name events. */
 int sm_label_reserved(const char *label);
 /* The global channels' names in `spin -d` output (count, *out malloc'd, or -1 when
