@@ -4,7 +4,7 @@ does (section 5.2, after Renieris & Reiss): the fraction of the program a user n
 not read, walking breadth-first through the program dependence graph (PDG) from the
 report until a layer holds the faulty line.
 
-    nearest_faults.py [--keep DIR] [--run-to-end] [NAME ...]   (bench/nearest-faults.sh runs it)
+    nearest_faults.py [--keep DIR] [--run-to-end] [--weights Wp,Wa,Wc] [NAME ...]   (bench/nearest-faults.sh runs it)
 
 For each benchmark of bench/faults/faults.tsv (default: all): `pancause nearest
 NAME.pml --json out.json -- -m100000 [pan_flags]` explains stock pan's counterexample;
@@ -395,6 +395,10 @@ def main(argv):
     if "--run-to-end" in args:
         args.remove("--run-to-end")
         EXTRA.append("--run-to-end")
+    if "--weights" in args:  # the same weights for every model (README: tried, not kept)
+        k = args.index("--weights")
+        EXTRA.extend(["--weights", args[k + 1]])
+        del args[k:k + 2]
     if "--keep" in args:
         k = args.index("--keep")
         keep = args[k + 1]

@@ -23,7 +23,7 @@
 
 /* ---- the input of every writer ---- */
 
-#define RP_MAX_WHY 12
+#define RP_MAX_WHY 24
 
 /* The run around the result: how pan searched and what it measured. */
 typedef struct {

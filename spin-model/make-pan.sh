@@ -4,7 +4,7 @@
 # Builds ./pan in the current directory from SPIN's generated pan.c:
 #   1. checks that pan.c is SPIN's and that its model source is here;
 #   2. asks SPIN for the model's labels (`spin -d`), the events, and checks that they
-#      are pan.c's: `spin -a` again, aside, must give pan.c's states and lines;
+#      are pan.c's: `spin -a` again, aside, must give pan.c's states, lines and statement texts;
 #   3. instruments copies of pan.c and pan.h (pancause-instrument: checked anchors);
 #   4. compiles pan.c untouched (stock pan, main renamed) and the instrumented copy,
 #      with pan's partial order reduction (events and asserts visible to it; POR=0:
@@ -60,14 +60,18 @@ SPINFLAGS=$(echo ${SPINFLAGS:-})
 # (SPIN's -o options change neither; file names are left out, as the copy is made with
 # the model's absolute path).
 src_tables() { sed -n '/^short src_ln[0-9]* \[\] = {/,/^};/p' "$1" | sed 's/"[^"]*"//g'; }
+# and its statements' texts, as pan.t's transitions print them (constants and operators
+# included: an edit inside a line kept the tables alike, the seventh probe's P7-5); as a
+# sorted list, since SPIN's -o options leave the texts alike but may order them otherwise
+stmt_texts() { grep -o 'settr([^"]*"\([^"\\]\|\\.\)*"' "$1" | sed 's/^settr([^"]*//' | LC_ALL=C sort; }
 absmodel=$(cd "$(dirname "$model")" && pwd)/$(basename "$model")
 rm -rf "$W/same" && mkdir "$W/same"
 # shellcheck disable=SC2086
 if (cd "$W/same" && "$SPIN" $SPINFLAGS -a "$absmodel") >/dev/null 2>&1 && [ -f "$W/same/pan.c" ]; then
-    src_tables pan.c > "$W/same/lines.here"
-    src_tables "$W/same/pan.c" > "$W/same/lines.again"
+    { src_tables pan.c && stmt_texts pan.t; } > "$W/same/lines.here"
+    { src_tables "$W/same/pan.c" && stmt_texts "$W/same/pan.t"; } > "$W/same/lines.again"
     cmp -s "$W/same/lines.here" "$W/same/lines.again" ||
-        fail "pan.c is not of $model as spin ${SPINFLAGS:+$SPINFLAGS }reads it now (its states or source lines differ): the model changed since 'spin -a', or pan.c was generated with preprocessor options; run 'spin -a $model' again, or give make pan the same options: SPINFLAGS=\"-DNAME ...\"."
+        fail "pan.c is not of $model as spin ${SPINFLAGS:+$SPINFLAGS }reads it now (its states, source lines or statements differ): the model changed since 'spin -a', or pan.c was generated with preprocessor options; run 'spin -a $model' again, or give make pan the same options: SPINFLAGS=\"-DNAME ...\"."
 fi
 rm -rf "$W/same"
 # SPIN reports some model errors (a label on the first statement of an if/do

@@ -1086,6 +1086,13 @@ static void incomplete_reasons(const cc_result *r, rp_run *out)
          "next turn, after a move of the system, so a run can leave the violating state before "
          "the claim reports it and causes may gain non-occurrences or be marked AMBIGUOUS; "
          "state the property over global variables, or as an assert in the model"},
+        {SMH_NP_CLAIM,
+         "the never claim %s reads np_, which pan computes from the move just taken (whether "
+         "it passed a progress label, or was the end's stutter), not from the state it stores: "
+         "a state reached by two moves is one state to pan with either value, and pan's "
+         "depth-first and breadth-first searches set it differently, so violations may be "
+         "missed or wrongly found (the seventh probe's P7-3); np_ is meant for non-progress "
+         "cycles (spin -a, gcc -DNP, ./pan -l), a liveness check pancause does not explain"},
         {SMH_CLAIM_BLOCKS,
          "the never claim %s can block on a run (a state of it has no move that is always "
          "possible; SPIN's claims for properties such as (!a U b) || [] !a do): there the "

@@ -424,14 +424,18 @@ static void c_data(sm_buf *b, const char *src)
  * with a computed index as `a[ Index(e, N) ]` in pan.m (a constant index is written
  * as is), and -DNOBOUNDCHECK makes Index(x, y) plain x.  Unknown (no pan.m) counts as
  * indexed. */
-static void indexes(sm_buf *b, const char *pan_m)
+static void indexes(sm_buf *b, const char *pan_m, const char *pan_t)
 {
     if (!pan_m || strstr(pan_m, "Index("))
         buf_str(b, "#define SM_PAN_INDEXED 1 /* pancause: a checked array index */\n");
     /* a statement that creates a process or reads _nr_pr, wherever it is (inside a
-     * d_step its text is only "D_STEPn": the sixth probe's P6-9) */
+     * d_step its text is only "D_STEPn": the sixth probe's P6-9), or a proctype's
+     * `provided` clause that reads _nr_pr: SPIN writes those into pan.t's provided()
+     * (the seventh probe's P7-2: a safe move of another process ended it, preselected,
+     * before the clause let the process move); pan.t names _nr_pr nowhere else */
     buf_fmt(b, "#define SM_PAN_PROCS %d /* pancause: run or _nr_pr in a statement */\n",
-            !pan_m || strstr(pan_m, "_nr_pr") || strstr(pan_m, "addproc("));
+            !pan_m || !pan_t || strstr(pan_m, "_nr_pr") || strstr(pan_m, "addproc(") ||
+                strstr(pan_t, "_nr_pr"));
 }
 
 /* The names of the never claims (every ltl block is one, selected by -N or not), from
@@ -796,7 +800,7 @@ int sm_instrument(const char *src, const char *labels, const char *pan_t, const 
     sm_buf b = {0};
     buf_str(&b, PROLOGUE);
     c_data(&b, src);
-    indexes(&b, pan_m);
+    indexes(&b, pan_m, pan_t);
     const char *at = src;
     for (size_t i = 0; i < ne; i++) {
         buf_add(&b, at, (size_t)(e[i].at - at));

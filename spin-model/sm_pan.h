@@ -40,7 +40,8 @@ enum {
     SMH_CLAIM_BLOCKS = 512,   /* the never claim can block on a run (sm_pan_claim_shape) */
     SMH_CLAIM_SPLIT = 1024,   /* the claim's check is split: its assert a move after its guard */
     SMH_C_UNTRACKED = 2048,   /* C data outside pan's state: c_decl untracked, c_state Hidden */
-    SMH_NOBOUNDCHECK = 4096   /* -DNOBOUNDCHECK: array indices unchecked */
+    SMH_NOBOUNDCHECK = 4096,  /* -DNOBOUNDCHECK: array indices unchecked */
+    SMH_NP_CLAIM = 8192       /* the claim reads np_ (pan: of the move, not the state) */
 };
 void smh_begin(int search, int flags, const char *const *procnames, const sm_label *labels,
                int nlabels, const char *model);

@@ -232,7 +232,9 @@ def diffs(model, s, t):
 
 def pair_cost(model, W, a, sa, x, sx):
     """Cost of aligning step a (from state sa) with step x (from sx), or None
-    when their control locations differ."""
+    when their control locations differ.  A location is (pid, proctype, state);
+    the generated models never reuse a pid for another proctype (no `run`), so
+    the pid decides the proctype here."""
     if (a.pid, a.loc) != (x.pid, x.loc):
         return None
     return W[0] * diffs(model, sa, sx) + W[1] * (a.k != x.k)

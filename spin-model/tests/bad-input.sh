@@ -45,6 +45,11 @@ expect "spin -d and spin -a both through SPIN" 0 "^2$" grep -c -x -e -DFEATURE s
 rm -f pan && spin -a m.pml >/dev/null && sed -i 's/^  Lb: y = 1;/  Lz: x = 0;\n  Lb: y = 1;/' m.pml
 expect "model edited after spin -a" 2 "the model changed since 'spin -a'" mk
 [ ! -e pan ] || { echo "FAIL: a pan was built from a stale pan.c"; fails=$((fails + 1)); }
+# an edit inside a line (a constant) keeps the states and lines: the statements' texts
+# tell (the seventh probe's P7-5 was built and explained a model that was not there)
+spin -a m.pml >/dev/null && sed -i 's/^  Lc: y = 2;/  Lc: y = 3;/' m.pml
+expect "model edited inside a line after spin -a" 2 "the model changed since 'spin -a'" mk
+[ ! -e pan ] || { echo "FAIL: a pan was built from a stale pan.c (edit inside a line)"; fails=$((fails + 1)); }
 
 # a syntax error in an ltl block: spin -d fails, and SPIN's message (on its stdout,
 # among the symbols) names the file and line (SPIN counts the ltl's line as the next)
@@ -162,5 +167,23 @@ expect "idle label: a note with its line" 0 "note: label G (idle.pml:4, proctype
 grep -q "T0_init" "$W/out" && { echo "FAIL: a note on a never claim's label"; fails=$((fails + 1)); }
 expect "idle label: the other claim selected" 0 "note: label G" ./pan -C -N never_two
 grep -q "T0_init" "$W/out" && { echo "FAIL: a note on a never claim's label"; fails=$((fails + 1)); }
+# two labels on one statement: the move is the first's event, and the note says so (the
+# seventh probe's P7-4: it blamed a goto, a d_step or dead code)
+mkdir "$W/twolab" && cd "$W/twolab" || exit 1
+printf 'byte g;\nactive proctype A() { byte l; L1: L2: g = 1; l = 1; assert(g == 0) }\nactive proctype B() { LB: g = 0 }\n' >twolab.pml
+spin -a twolab.pml >/dev/null && mk >/dev/null
+expect "two labels: the second is named as the first's" 0 \
+    "note: label L2 (twolab.pml:2, proctype A) is a second label of the statement labelled L1" ./pan -C
+grep -q "names no move" "$W/out" && { echo "FAIL: two labels: the goto note"; fails=$((fails + 1)); }
+
+# a division by zero in a move: pan does not check divisors and dies of SIGFPE (stock
+# pan too); pan -C names the move's line, writes nothing and exits 1 (seventh probe P7-6)
+mkdir "$W/div0" && cd "$W/div0" || exit 1
+printf 'byte g;\nactive proctype A() { byte x; LA: x = 6 %% g }\n' >div0.pml
+spin -a div0.pml >/dev/null && mk >/dev/null
+expect "division by zero: the move's line, exit 1" 1 \
+    "an arithmetic error (a division or modulo by zero) in a move of proctype A at div0.pml:2" \
+    ./pan -C --json out.json
+[ ! -e out.json ] || { echo "FAIL: division by zero: out.json written"; fails=$((fails + 1)); }
 
 [ $fails -eq 0 ]

@@ -287,6 +287,13 @@ check "split_claim: a claim whose check SPIN left unmerged (remote references) i
 searched precedence
 grep -q "INCOMPLETE: the never claim h can block on a run" out.txt
 check "precedence: SPIN's claim for (!a U b) || [] !a blocks: a reason" $?
+searched np_claim
+grep -q "INCOMPLETE: the never claim p reads np_" out.txt && claim_reason "reads np_"
+check "np_claim: a claim reading np_ (taken from pan's move, not its state) is a reason (P7-3)" $?
+build BFS=1
+run 4000000
+grep -q "INCOMPLETE: the never claim p reads np_" out.txt && ! grep -q "not reachable" out.txt
+check "np_claim BFS: the same reason, never \"not reachable\"" $?
 
 echo "limits: $fails failed"
 [ $fails = 0 ]
