@@ -107,6 +107,15 @@ rc=$?
 rc=$?
 [ $rc -eq 1 ] && grep -q 'no successful run: every run of .* that keeps to its --assume' "$d/as4.out" &&
     [ ! -e "$d/as4.json" ] && ok || bad "--assume no run keeps to: rc $rc, $(tail -1 "$d/as4.out")"
+# an assumption is not read between a rendezvous' send and its receive (P8-9): the
+# same b as without it, d 42, where the handshake's middle state excluded every run
+# that communicates (d 80, "exact")
+stock assume_rv
+d="$work/assume_rv"
+"$pc" nearest "$d/assume_rv.pml" --json "$d/no.json" >/dev/null 2>&1 &&
+    "$pc" nearest "$d/assume_rv.pml" --assume 'len(rv) == 0' --json "$d/rv.json" >"$d/rv.out" 2>&1 &&
+    ok || bad "assume_rv: exit $?: $(tail -2 "$d/rv.out")"
+check_json "$d/rv.json" 'j["exact"] and j["distance"] == 42 and j["distance"] == json.load(open("'"$d/no.json"'"))["distance"] and not j.get("assume_broken_by_a")'
 
 # 2. the thesis' mutex (section 9.3): the explanation points at the missing lock call
 #    on line 24 as the thesis' Figure 9.3 does: the branch before it taken the other
