@@ -259,6 +259,17 @@ int nr_main(int argc, char **argv)
         fprintf(stderr, "pancause nearest: cannot read %s\n", c.model);
         return 2;
     }
+    /* an output over the model, the counterexample or another output destroys it (the
+     * eighth probe's P8-2: `--json model.pml` replaced the model, exit 0) */
+    char *beside = u_fmt("%s.trail", c.model);
+    const char *outs[] = {c.json, c.html, c.good}, *ins[] = {c.model, c.trail, beside};
+    u_err derr = {{0}};
+    int distinct = beside ? u_check_distinct(outs, 3, ins, 3, &derr) : u_oom(&derr);
+    free(beside);
+    if (distinct) {
+        fprintf(stderr, "pancause nearest: %s\n", derr.msg);
+        return 2;
+    }
     long wt[3];
     if (c.weights && nr_parse_weights(c.weights, &wt[0], &wt[1], &wt[2])) {
         fprintf(stderr,

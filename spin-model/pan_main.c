@@ -11,5 +11,5 @@ int sm_pan_main(int argc, char **argv);
 
 int main(int argc, char **argv)
 {
-    return sm_main(argc, argv, pan_stock_main, sm_pan_main, sm_pan_refusal());
+    return sm_main(argc, argv, pan_stock_main, sm_pan_main, sm_pan_refusal(), sm_pan_model());
 }

@@ -335,8 +335,34 @@ static bool utf8_terminal(void)
     return false;
 }
 
+/* No output of -C over the model, the counterexample, the probabilities or another
+ * output (the eighth probe's P8-2 found --json MODEL.pml replacing the model in
+ * pancause nearest; pan -C takes the same care).  0, or 2 with the message printed. */
+static int distinct_outputs(const smh_config *cfg, const char *model, const char *probs)
+{
+    const nr_options *o = &cfg->nearest;
+    const char *outs[sizeof cfg->out.path / sizeof cfg->out.path[0] + 4];
+    int n = 0;
+    for (size_t i = 0; i < rp_nwriters; i++)
+        if (i != RP_TRAILS)
+            outs[n++] = cfg->out.path[i];
+    if (cfg->nearest_on) {
+        outs[n++] = o->json;
+        outs[n++] = o->html;
+        outs[n++] = o->good_trail;
+        outs[n++] = o->graph;
+    }
+    const char *ins[] = {model, probs, cfg->nearest_on ? o->trail : NULL};
+    u_err err = {{0}};
+    if (u_check_distinct(outs, n, ins, 3, &err)) {
+        fprintf(stderr, "pan: %s\n", err.msg);
+        return 2;
+    }
+    return 0;
+}
+
 int sm_main(int argc, char **argv, int (*stock_main)(int, char **),
-            int (*causal_main)(int, char **), const char *refusal)
+            int (*causal_main)(int, char **), const char *refusal, const char *model)
 {
     if (!causality_requested(argc, argv))
         return stock_main(argc, argv);
@@ -351,6 +377,7 @@ int sm_main(int argc, char **argv, int (*stock_main)(int, char **),
         return 1;
     }
     int n = 0, rc = 0;
+    const char *probs_path = NULL;
     av[n++] = argv[0];
     if (nearest_requested(argc, argv)) {
         rc = nearest_args(&cfg, argc, argv, av, &n);
@@ -376,6 +403,7 @@ int sm_main(int argc, char **argv, int (*stock_main)(int, char **),
             rc = out;
             i++;
         } else if (!strcmp(a, "--probabilities")) {
+            probs_path = i + 1 < argc ? argv[i + 1] : NULL;
             rc = probabilities_option(&cfg, i + 1 < argc ? argv[++i] : NULL);
         } else if (!strcmp(a, "--budget")) {
             char *end = NULL;
@@ -403,6 +431,8 @@ int sm_main(int argc, char **argv, int (*stock_main)(int, char **),
         }
     }
 
+    if (!rc)
+        rc = distinct_outputs(&cfg, model, probs_path);
     if (!rc) {
         av[n++] = "-c0";
         av[n] = NULL;

@@ -175,6 +175,8 @@ void smh_val_done(int end, int bad);
 /* Defined by the glue, called by pan_main.c: why this pan cannot run -C (NULL: it
  * can). */
 const char *sm_pan_refusal(void);
+/* The model's file as pan.c names it (SPIN's PanSource). */
+const char *sm_pan_model(void);
 
 /* ---- inside the instrumented pan.c only ---- */
 #ifdef SM_PAN_GLUE

@@ -105,8 +105,9 @@ void smh_configure(const smh_config *c);
 #define SMH_BUDGET_MIN       5e6
 #define SMH_BUDGET_PER_STATE 4
 
-/* ./pan's main: dispatches to stock pan or to causality checking (-C). */
+/* ./pan's main: dispatches to stock pan or to causality checking (-C); model is the
+ * model's file as pan.c names it (no output may overwrite it). */
 int sm_main(int argc, char **argv, int (*stock_main)(int, char **),
-            int (*causal_main)(int, char **), const char *refusal);
+            int (*causal_main)(int, char **), const char *refusal, const char *model);
 
 #endif

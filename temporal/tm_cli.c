@@ -473,6 +473,18 @@ int tm_main(int argc, char **argv)
     int status = 1;
     char *pan_trace = NULL, *pan_effect = NULL;
     bool from_ltl = o.model && !o.effect;
+    /* --hoa over an input destroys it (the eighth probe's P8-2: the model, its trail or
+     * the system's HOA file was replaced, exit 0) */
+    char *beside = o.model ? u_fmt("%s.trail", o.model) : NULL;
+    const char *outs[] = {o.hoa},
+               *ins[] = {o.system, o.effect_hoa, o.check_hoa, o.model, o.trail, beside};
+    int distinct = u_check_distinct(outs, 1, ins, 6, &err);
+    free(beside);
+    if (distinct) {
+        fprintf(stderr, "pancause temporal: %s\n", err.msg);
+        tm_ltl_free(&l);
+        return 2;
+    }
     if (o.model) {
         tm_pan_options po = {o.model, o.inputs, o.trail, o.ltl, o.effect, o.budget, o.keep};
         if (o.hoa && u_check_output(o.hoa, &err) != 0) {

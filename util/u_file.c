@@ -149,6 +149,57 @@ int u_check_output_dir(const char *dir, u_err *err)
     return 0;
 }
 
+/* A name for path that two spellings of one file share when it does not exist yet:
+ * its directory resolved, then its last component (path itself where the directory
+ * cannot be resolved: the write will fail anyway).  Fresh memory or NULL. */
+static char *canonical_new(const char *path)
+{
+    char *dir = dir_of(path);
+    if (!dir)
+        return NULL;
+    char *real = realpath(dir, NULL);
+    const char *slash = strrchr(path, '/');
+    char *out = real ? u_fmt("%s/%s", real, slash ? slash + 1 : path) : u_fmt("%s", path);
+    free(real);
+    free(dir);
+    return out;
+}
+
+/* 1 when a and b name one file, so that writing one destroys the other; 0 when not; -1
+ * when out of memory. */
+static int one_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    int ea = stat(a, &sa), eb = stat(b, &sb);
+    if (ea == 0 && eb == 0)
+        return S_ISREG(sa.st_mode) && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+    if (ea == 0 || eb == 0)
+        return 0;
+    char *ca = canonical_new(a), *cb = canonical_new(b);
+    int rc = ca && cb ? !strcmp(ca, cb) : -1;
+    free(ca);
+    free(cb);
+    return rc;
+}
+
+int u_check_distinct(const char *const *outs, int nout, const char *const *ins, int nin, u_err *err)
+{
+    for (int i = 0; i < nout; i++) {
+        if (!outs[i])
+            continue;
+        for (int j = 0; j < nin + i; j++) {
+            const char *other = j < nin ? ins[j] : outs[j - nin];
+            int same = other ? one_file(outs[i], other) : 0;
+            if (same < 0)
+                return u_oom(err);
+            if (same)
+                return u_errf(err, "%s is also %s %s: choose another name for the output", outs[i],
+                              j < nin ? "the input" : "an output", other);
+        }
+    }
+    return 0;
+}
+
 char *u_read_file(const char *path, size_t *len, u_err *err)
 {
     bool std = !strcmp(path, "-");

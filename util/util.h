@@ -189,6 +189,12 @@ int u_write_file(const char *path, int (*put)(FILE *, const void *), const void 
 int u_check_output(const char *path, u_err *err);
 /* The same for a directory that files will be written into. */
 int u_check_output_dir(const char *dir, u_err *err);
+/* Checks that no output (outs[0..nout), NULL entries skipped) is one of the inputs
+ * (ins[0..nin)) or another output: the same regular file (device and inode), or, for a
+ * name that does not exist yet, the same name in the same directory.  Devices and
+ * pipes (/dev/stdout) may be shared.  0, or -1 with "OUT is also INPUT" in err. */
+int u_check_distinct(const char *const *outs, int nout, const char *const *ins, int nin,
+                     u_err *err);
 
 /* Reads a whole regular file (or stdin for "-") into fresh memory, NUL-terminated;
  * *len gets its length.  Refuses directories and files that contain a NUL byte

@@ -116,6 +116,17 @@ d="$work/assume_rv"
     "$pc" nearest "$d/assume_rv.pml" --assume 'len(rv) == 0' --json "$d/rv.json" >"$d/rv.out" 2>&1 &&
     ok || bad "assume_rv: exit $?: $(tail -2 "$d/rv.out")"
 check_json "$d/rv.json" 'j["exact"] and j["distance"] == 42 and j["distance"] == json.load(open("'"$d/no.json"'"))["distance"] and not j.get("assume_broken_by_a")'
+# an output over the model, its trail or another output: refused before any work, the
+# model intact (the eighth probe's P8-2: --json model.pml replaced it, exit 0)
+cp "$d/assume_rv.pml" "$d/keep.pml"
+"$pc" nearest "$d/assume_rv.pml" --json "$d/assume_rv.pml" >"$d/ov.out" 2>&1
+rc=$?
+[ $rc -eq 2 ] && grep -q "is also the input" "$d/ov.out" && cmp -s "$d/keep.pml" "$d/assume_rv.pml" &&
+    ok || bad "--json over the model: rc $rc, $(tail -1 "$d/ov.out")"
+"$pc" nearest "$d/assume_rv.pml" --good-trail "$d/assume_rv.pml.trail" >"$d/ov.out" 2>&1
+[ $? -eq 2 ] && grep -q "is also the input" "$d/ov.out" && ok || bad "--good-trail over a's trail"
+"$pc" nearest "$d/assume_rv.pml" --json "$d/o.json" --good-trail "$d/o.json" >"$d/ov.out" 2>&1
+[ $? -eq 2 ] && grep -q "is also an output" "$d/ov.out" && ok || bad "two outputs on one file"
 
 # 2. the thesis' mutex (section 9.3): the explanation points at the missing lock call
 #    on line 24 as the thesis' Figure 9.3 does: the branch before it taken the other

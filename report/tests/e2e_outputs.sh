@@ -35,6 +35,14 @@ cd "$W" || exit 1
 cp "$ROOT/cases/railway/railway.pml" . && spin -a railway.pml >/dev/null &&
     make -s -f "$ROOT/Makefile" pan >/dev/null || { echo "make pan failed"; exit 1; }
 
+# an output over the model or another output destroys it: refused before the search
+# (the eighth probe's P8-2), the model intact
+cp railway.pml keep.pml
+expect "--json over the model" 2 "railway.pml is also the input railway.pml" --json ./railway.pml
+cmp -s railway.pml keep.pml && ok "the model is intact" || bad "--json over the model: model changed"
+expect "two outputs on one file" 2 "is also an output" --json same.json --fault-tree same.json
+printf "Ca 0.1\n" >p.txt
+expect "--json over the probabilities" 2 "p.txt is also the input p.txt" --probabilities p.txt --json p.txt
 # devices: written in place
 ./pan -C --json /dev/stdout >out.txt 2>&1
 grep -q '"causes"' out.txt && [ -c /dev/full ] && ok "--json /dev/stdout: the JSON on stdout" ||

@@ -102,6 +102,13 @@ else
     fail=$((fail + 1))
 fi
 expect "output path is a directory" 1 "cannot write|directory" "${F1[@]}" --effect 'F e' --hoa "$tmp"
+# --hoa over an input destroys it: refused before any work (the eighth probe's P8-2)
+cp "$inst/fig1.hoa" "$tmp/sys.hoa"
+expect "--hoa over the system" 2 "is also the input" --system "$tmp/sys.hoa" \
+    --trace 'cycle{x&!y&e}' --effect 'F e' --hoa "$tmp/sys.hoa"
+n=$((n + 1))
+if cmp -s "$inst/fig1.hoa" "$tmp/sys.hoa"; then echo "ok   the system file intact"; else
+    echo "FAIL --hoa over the system changed it"; fail=$((fail + 1)); fi
 expect "no --effect" 2 "effect" "${F1[@]}"
 expect "bad --relation" 2 "subset or full" "${F1[@]}" --effect 'F e' --relation closest
 expect "bad --budget" 2 "positive number" "${F1[@]}" --effect 'F e' --budget -3
