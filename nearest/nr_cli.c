@@ -259,6 +259,10 @@ int nr_main(int argc, char **argv)
         fprintf(stderr, "pancause nearest: cannot read %s\n", c.model);
         return 2;
     }
+    if (u_model_includes(c.model)) {
+        fprintf(stderr, "pancause nearest: out of memory\n");
+        return 1;
+    }
     /* an output over the model, the counterexample or another output destroys it (the
      * eighth probe's P8-2: `--json model.pml` replaced the model, exit 0) */
     char *beside = u_fmt("%s.trail", c.model);

@@ -45,6 +45,23 @@ char *u_spin(void)
     return a;
 }
 
+int u_model_includes(const char *model)
+{
+    char *abs = u_absolute(model);
+    char *slash = abs ? strrchr(abs, '/') : NULL;
+    if (!slash) {
+        free(abs);
+        return -1;
+    }
+    slash[slash == abs] = 0; /* "/m.pml" -> "/" */
+    const char *old = getenv("CPATH");
+    char *path = old && *old ? u_fmt("%s:%s", abs, old) : u_fmt("%s", abs);
+    int rc = path && !setenv("CPATH", path, 1) ? 0 : -1;
+    free(path);
+    free(abs);
+    return rc;
+}
+
 bool u_is_file(const char *p)
 {
     struct stat st;

@@ -215,6 +215,12 @@ char *u_project_root(void);
  * (which runs spin itself for --with-explain) finds the same one.  Fresh memory or
  * NULL. */
 char *u_spin(void);
+/* A model copied to a scratch directory loses the files its `#include "..."` names
+ * beside it (cpp looks in the including file's directory): model's directory goes
+ * to the front of $CPATH, which the C preprocessor SPIN runs (and every compiler
+ * after it) searches, so spin, make pan and pan's own spin calls find them (the
+ * eighth probe's P8-8).  0, or -1 when out of memory. */
+int u_model_includes(const char *model);
 /* Runs argv in dir; with log, its output goes there (else inherited).  The exit
  * status (128 + signal when killed), or -1 when it could not be started. */
 int u_run(const char *dir, char *const *argv, const char *log);

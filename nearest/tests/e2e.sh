@@ -127,6 +127,11 @@ rc=$?
 [ $? -eq 2 ] && grep -q "is also the input" "$d/ov.out" && ok || bad "--good-trail over a's trail"
 "$pc" nearest "$d/assume_rv.pml" --json "$d/o.json" --good-trail "$d/o.json" >"$d/ov.out" 2>&1
 [ $? -eq 2 ] && grep -q "is also an output" "$d/ov.out" && ok || bad "two outputs on one file"
+# a model that #includes a file beside it (P8-8): its directory is on cpp's path
+mkdir -p "$work/include dir" && cp "$fix/include/inc.pml" "$fix/include/defs.h" "$work/include dir/"
+"$pc" nearest "$work/include dir/inc.pml" --json "$work/include dir/o.json" >"$work/inc.out" 2>&1 &&
+    ok || bad "#include beside the model: exit $?: $(tail -2 "$work/inc.out")"
+check_json "$work/include dir/o.json" 'j["exact"] and j["distance"] == 4'
 
 # 2. the thesis' mutex (section 9.3): the explanation points at the missing lock call
 #    on line 24 as the thesis' Figure 9.3 does: the branch before it taken the other
