@@ -311,6 +311,7 @@ int nr_main(int argc, char **argv)
     char tmpl[] = "/tmp/pancause-nearest.XXXXXX";
     char *w = mkdtemp(tmpl);
     const char *base = strrchr(c.model, '/') ? strrchr(c.model, '/') + 1 : c.model;
+    u_scratch_guard(w && !c.keep ? w : NULL); /* a signal stops pan and removes w */
     char *copy = w ? u_fmt("%s/%s", w, base) : NULL;
     if (!w || !copy || u_copy_file(c.model, copy)) {
         fprintf(stderr, "pancause nearest: cannot set up a scratch directory\n");
@@ -319,7 +320,8 @@ int nr_main(int argc, char **argv)
         rc = work(&c, root, w, base);
     if (w && c.keep)
         fprintf(stderr, "pancause nearest: scratch directory kept: %s\n", w);
-    else if (w)
+    u_scratch_guard(NULL);
+    if (w && !c.keep)
         u_remove_tree(w);
     free(copy);
     free(root);

@@ -735,6 +735,7 @@ int tm_pan_problem(const tm_pan_options *o, tm_system *sys, char **trace, char *
     char tmpl[] = "/tmp/pancause-temporal.XXXXXX";
     char *w = mkdtemp(tmpl);
     const char *base = strrchr(o->model, '/') ? strrchr(o->model, '/') + 1 : o->model;
+    u_scratch_guard(w && !o->keep ? w : NULL); /* a signal stops pan and removes w */
     char *copy = w ? u_fmt("%s/%s", w, base) : NULL;
     int rc;
     if (!w || !copy || u_copy_file(o->model, copy))
@@ -748,7 +749,8 @@ int tm_pan_problem(const tm_pan_options *o, tm_system *sys, char **trace, char *
     }
     if (w && o->keep)
         fprintf(stderr, "pancause temporal: scratch directory kept: %s\n", w);
-    else if (w)
+    u_scratch_guard(NULL);
+    if (w && !o->keep)
         u_remove_tree(w);
     free(copy);
     free(root);

@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -93,12 +94,63 @@ char *u_project_root(void)
     return NULL;
 }
 
+/* The scratch directory and the running child of u_scratch_guard (a signal handler
+ * reads them). */
+static const char *volatile guarded;
+static volatile pid_t running;
+static volatile sig_atomic_t guarding;
+
+/* SIGINT, SIGTERM, SIGHUP while a scratch directory is in use: the child's process
+ * group (make and its compiler, or pan) is stopped, the directory removed, and the
+ * signal taken as it would have been (exit 128 + sig).  Until 2026-11-28 a SIGTERM
+ * from `timeout` or a CI runner left ./pan -C --nearest running, orphaned, and the
+ * directory behind (the eighth probe's P8-12).  Not strictly async-signal-safe (rm is
+ * run by fork and exec), which only matters if the signal lands inside malloc in this
+ * process; the program ends here either way. */
+static void on_signal(int sig)
+{
+    pid_t child = running;
+    if (child > 0) {
+        kill(-child, SIGTERM);
+        kill(child, SIGTERM);
+        while (waitpid(child, NULL, 0) < 0 && errno == EINTR)
+            ;
+    }
+    const char *dir = guarded;
+    if (dir) {
+        pid_t p = fork();
+        if (p == 0) {
+            execlp("rm", "rm", "-rf", dir, (char *)NULL);
+            _exit(127);
+        }
+        while (p > 0 && waitpid(p, NULL, 0) < 0 && errno == EINTR)
+            ;
+    }
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+void u_scratch_guard(const char *dir)
+{
+    guarded = dir;
+    if (!guarding) {
+        guarding = 1;
+        int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+        for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+            signal(sigs[i], on_signal);
+    }
+}
+
 int u_run(const char *dir, char *const *argv, const char *log)
 {
     pid_t p = fork();
     if (p < 0)
         return -1;
     if (p == 0) {
+        /* under a guard the child leads a process group of its own, which the
+         * handler stops whole (make's compiler, pan's spin) */
+        if (guarding)
+            setpgid(0, 0);
         if (chdir(dir))
             _exit(127);
         if (log) {
@@ -112,10 +164,16 @@ int u_run(const char *dir, char *const *argv, const char *log)
         execvp(argv[0], argv);
         _exit(127);
     }
+    if (guarding)
+        setpgid(p, p);
+    running = p;
     int st;
     while (waitpid(p, &st, 0) < 0)
-        if (errno != EINTR)
+        if (errno != EINTR) {
+            running = 0;
             return -1;
+        }
+    running = 0;
     return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
 }
 

@@ -224,6 +224,10 @@ int u_model_includes(const char *model);
 /* Runs argv in dir; with log, its output goes there (else inherited).  The exit
  * status (128 + signal when killed), or -1 when it could not be started. */
 int u_run(const char *dir, char *const *argv, const char *log);
+/* From now on SIGINT, SIGTERM and SIGHUP stop the child u_run is running (its whole
+ * process group), remove dir (NULL: nothing, as with --keep) and end the program as
+ * the signal would.  Call again to change dir. */
+void u_scratch_guard(const char *dir);
 /* Copies log's text to stderr (a failed step's output). */
 void u_show_log(const char *log);
 /* 0, or -1 when from cannot be read or to cannot be written. */

@@ -132,6 +132,33 @@ mkdir -p "$work/include dir" && cp "$fix/include/inc.pml" "$fix/include/defs.h" 
 "$pc" nearest "$work/include dir/inc.pml" --json "$work/include dir/o.json" >"$work/inc.out" 2>&1 &&
     ok || bad "#include beside the model: exit $?: $(tail -2 "$work/inc.out")"
 check_json "$work/include dir/o.json" 'j["exact"] and j["distance"] == 4'
+# SIGTERM (timeout, a CI runner) and SIGHUP stop pan and remove the scratch directory
+# (the eighth probe's P8-12: pan ran on, orphaned, and the directory stayed)
+for sig in TERM HUP; do
+    mkdir -p "$work/sig$sig" && cp "$fix/brp1.pml" "$work/sig$sig/m.pml"
+    (cd "$work/sig$sig" && exec setsid "$pc" nearest m.pml --run-to-end -- -m1000000 >out 2>&1) &
+    npid=$!
+    child="" scratch=""
+    for _ in $(seq 1 600); do
+        child=$(pgrep -P "$npid" -x pan | head -1)
+        [ -n "$child" ] && scratch=$(readlink "/proc/$child/cwd") && [ -n "$scratch" ] && break
+        kill -0 "$npid" 2>/dev/null || break
+        sleep 0.1
+    done
+    if [ -z "$child" ]; then
+        bad "SIG$sig: no pan started"
+        wait "$npid"
+        continue
+    fi
+    kill -"$sig" "$npid"
+    wait "$npid" 2>/dev/null
+    rc=$?
+    sleep 0.5
+    if ! kill -0 "$child" 2>/dev/null && [ ! -e "$scratch" ] && [ $rc -ge 128 ]; then ok; else
+        bad "SIG$sig: rc $rc, pan $(kill -0 "$child" 2>/dev/null && echo alive), scratch $scratch $([ -e "$scratch" ] && echo left)"
+        kill "$child" 2>/dev/null
+    fi
+done
 
 # 2. the thesis' mutex (section 9.3): the explanation points at the missing lock call
 #    on line 24 as the thesis' Figure 9.3 does: the branch before it taken the other
