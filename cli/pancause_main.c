@@ -8,6 +8,7 @@
 #include "nearest.h"
 #include "temporal.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -46,8 +47,17 @@ int main(int argc, char **argv)
         return argc < 2 ? 2 : 0;
     }
     for (size_t i = 0; i < sizeof COMMANDS / sizeof COMMANDS[0]; i++)
-        if (!strcmp(argv[1], COMMANDS[i].name))
-            return COMMANDS[i].main(argc - 2, argv + 2);
+        if (!strcmp(argv[1], COMMANDS[i].name)) {
+            int rc = COMMANDS[i].main(argc - 2, argv + 2);
+            /* a report that could not be written is no report (the eighth probe's P8-5:
+             * `explain --json > /dev/full` exited 0 with nothing written) */
+            if (fflush(stdout) || ferror(stdout)) {
+                fprintf(stderr, "pancause %s: cannot write the standard output: %s\n", argv[1],
+                        strerror(errno));
+                return rc ? rc : 1;
+            }
+            return rc;
+        }
     fprintf(stderr, "pancause: unknown command '%s' (see pancause --help)\n", argv[1]);
     return 2;
 }

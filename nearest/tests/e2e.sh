@@ -132,6 +132,11 @@ mkdir -p "$work/include dir" && cp "$fix/include/inc.pml" "$fix/include/defs.h" 
 "$pc" nearest "$work/include dir/inc.pml" --json "$work/include dir/o.json" >"$work/inc.out" 2>&1 &&
     ok || bad "#include beside the model: exit $?: $(tail -2 "$work/inc.out")"
 check_json "$work/include dir/o.json" 'j["exact"] and j["distance"] == 4'
+# the text report on a full device: exit 1 with the reason (P8-5)
+"$pc" nearest "$d/assume_rv.pml" >/dev/full 2>"$d/full.err"
+rc=$?
+[ $rc -eq 1 ] && grep -q "cannot write the standard output" "$d/full.err" && ok ||
+    bad "stdout on /dev/full: rc $rc"
 # SIGTERM (timeout, a CI runner) and SIGHUP stop pan and remove the scratch directory
 # (the eighth probe's P8-12: pan ran on, orphaned, and the directory stayed)
 for sig in TERM HUP; do

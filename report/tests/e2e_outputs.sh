@@ -43,6 +43,11 @@ cmp -s railway.pml keep.pml && ok "the model is intact" || bad "--json over the 
 expect "two outputs on one file" 2 "is also an output" --json same.json --fault-tree same.json
 printf "Ca 0.1\n" >p.txt
 expect "--json over the probabilities" 2 "p.txt is also the input p.txt" --probabilities p.txt --json p.txt
+# a text report that cannot be written is an error, not exit 0 (P8-5)
+./pan -C >/dev/full 2>"$W/err.txt"
+rc=$?
+[ $rc = 1 ] && grep -q "cannot write the standard output" "$W/err.txt" && ok "stdout on /dev/full: exit 1" ||
+    bad "stdout on /dev/full: exit $rc"
 # devices: written in place
 ./pan -C --json /dev/stdout >out.txt 2>&1
 grep -q '"causes"' out.txt && [ -c /dev/full ] && ok "--json /dev/stdout: the JSON on stdout" ||

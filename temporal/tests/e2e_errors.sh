@@ -102,6 +102,11 @@ else
     fail=$((fail + 1))
 fi
 expect "output path is a directory" 1 "cannot write|directory" "${F1[@]}" --effect 'F e' --hoa "$tmp"
+n=$((n + 1))
+"$bin" temporal "${F1[@]}" --effect 'F e' >/dev/full 2>"$tmp/full.err"
+if [ $? -eq 1 ] && grep -q "cannot write the standard output" "$tmp/full.err"; then
+    echo "ok   the report on a full device: exit 1"
+else echo "FAIL the report on a full device"; fail=$((fail + 1)); fi
 # --hoa over an input destroys it: refused before any work (the eighth probe's P8-2)
 cp "$inst/fig1.hoa" "$tmp/sys.hoa"
 expect "--hoa over the system" 2 "is also the input" --system "$tmp/sys.hoa" \
