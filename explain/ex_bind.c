@@ -86,8 +86,11 @@ static int symbolic(ctx *c, int col)
     if (c->symbolic[col] < 0) {
         const ex_var *v = &c->t->vars[col];
         size_t sym = 0, n = 0;
-        for (size_t i = v->defined_from; i < c->t->nsteps; i++, n++)
-            sym += v->v[i] >= EX_SYM_BASE;
+        for (size_t i = v->defined_from; i < c->t->nsteps; i++)
+            if (ex_trace_defined(c->t, col, i)) {
+                sym += v->v[i] >= EX_SYM_BASE;
+                n++;
+            }
         c->symbolic[col] = sym == 0 ? SYM_NONE : sym == n ? SYM_ONLY : SYM_SOME;
     }
     return c->symbolic[col];

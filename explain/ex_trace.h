@@ -22,10 +22,16 @@
 
 #define EX_SYM_BASE ((int64_t)1 << 52)
 
+/* A variable is undefined (shown `-`, evaluated as the 0 stored there) before
+ * defined_from and in its gaps: a SPIN local after its process ended, until a new
+ * process with the same pid prints it again (pan zeroes an ended process's slot). */
 typedef struct {
     char *name;
     int64_t *v;          /* v[step] */
     size_t defined_from; /* steps before this had no printed value */
+    size_t (*gaps)[2];   /* [from, to): undefined steps after defined_from, ascending */
+    size_t ngaps, capgaps;
+    size_t gap_open; /* undefined from this step on (SIZE_MAX: defined) */
 } ex_var;
 
 /* Where each process is, per step (SPIN traces; ex_loc.c). */
@@ -58,6 +64,12 @@ int ex_trace_add_step(ex_trace *t);
 /* Sets a value in the last step (adding the first step if there is none);
  * 0, or -1 when out of memory. */
 int ex_trace_set(ex_trace *t, int var, int64_t v);
+
+/* From the last step on the variable is undefined with value 0, until ex_trace_set
+ * sets it again; 0, or -1 when out of memory. */
+int ex_trace_undefine(ex_trace *t, int var);
+/* Whether the variable has a value at step (not before defined_from, not in a gap). */
+bool ex_trace_defined(const ex_trace *t, int var, size_t step);
 
 /* Code of the symbol, interning it; -1 when out of memory. */
 int64_t ex_trace_sym(ex_trace *t, const char *name);
