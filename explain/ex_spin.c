@@ -595,16 +595,57 @@ void ex_spin_info_free(ex_spin_info *info)
     memset(info, 0, sizeof *info);
 }
 
-/* mtype = { a, b }  and  mtype:name = { ... }.  Each declaration is read
- * once and the search goes on after its '}', so the text is read once. */
+/* mtype = { a, b }  and  mtype:name = { ... }.  Each declaration is read once and the
+ * search goes on after its '}', so the text is read once.  The symbols are interned in
+ * the order of SPIN's numbers, so that their codes compare as SPIN's values do (`col <=
+ * green`): SPIN numbers each declaration's names from its last, 1 up, after the names
+ * of the same mtype's earlier declarations (`mtype = { red, green, blue }` is red 3,
+ * green 2, blue 1; a second `mtype = { cyan, magenta }` is cyan 5, magenta 4), and each
+ * `mtype:name` from 1 on its own (checked with spin 6.5.2's printf of the values).
+ * Until the eighth probe (P8-10) the order was the declaration's, and pan's own
+ * counterexample of `[] (col <= green)` was "nothing to explain". */
+typedef struct {
+    const char *type; /* after "mtype:", or NULL for plain mtype */
+    size_t tlen;
+    const char *from, *to; /* the names, between '{' and '}' */
+} mtype_decl;
+
+/* Interns the names between from and to, last first, numbered from *num + 1 up as SPIN
+ * numbers them; -1 when out of memory. */
+static int intern_reversed(ex_trace *t, const char *from, const char *to, int64_t *num)
+{
+    const char *q = to;
+    while (q > from) {
+        while (q > from && !(isalnum((unsigned char)q[-1]) || q[-1] == '_'))
+            q--;
+        const char *e = q;
+        while (q > from && (isalnum((unsigned char)q[-1]) || q[-1] == '_'))
+            q--;
+        if (e > q && !isdigit((unsigned char)*q)) {
+            char *name = dupn(q, (size_t)(e - q));
+            int64_t code = name ? ex_trace_sym(t, name) : -1;
+            free(name);
+            if (code < 0 || ex_trace_sym_set_value(t, code, ++*num))
+                return -1;
+        }
+    }
+    return 0;
+}
+
 int ex_spin_mtypes(const char *text, ex_trace *t)
 {
+    mtype_decl *d = NULL;
+    size_t n = 0, cap = 0;
     for (const char *s = strstr(text, "mtype"); s; s = strstr(s, "mtype")) {
-        const char *q = s + 5;
+        const char *q = s + 5, *type = NULL;
+        size_t tlen = 0;
         s = q;
-        if (*q == ':')
-            for (q++; isalnum((unsigned char)*q) || *q == '_'; q++)
+        if (*q == ':') {
+            type = ++q;
+            for (; isalnum((unsigned char)*q) || *q == '_'; q++)
                 ;
+            tlen = (size_t)(q - type);
+        }
         while (isspace((unsigned char)*q))
             q++;
         if (*q++ != '=')
@@ -615,24 +656,29 @@ int ex_spin_mtypes(const char *text, ex_trace *t)
             continue;
         const char *end = strchr(q, '}');
         if (!end)
-            return 0;
-        while (q < end) {
-            while (q < end && !(isalpha((unsigned char)*q) || *q == '_'))
-                q++;
-            const char *w = q;
-            while (q < end && (isalnum((unsigned char)*q) || *q == '_'))
-                q++;
-            if (q > w) {
-                char *name = dupn(w, (size_t)(q - w));
-                int64_t code = name ? ex_trace_sym(t, name) : -1;
-                free(name);
-                if (code < 0)
-                    return -1;
-            }
+            break;
+        if (U_GROW(d, cap, n)) {
+            free(d);
+            return -1;
         }
+        d[n++] = (mtype_decl){type, tlen, q, end};
         s = end;
     }
-    return 0;
+    /* each mtype in the order of its first declaration; its declarations in order */
+    int rc = 0;
+    for (size_t i = 0; i < n && !rc; i++) {
+        bool first = true;
+        int64_t num = 0;
+        for (size_t k = 0; k < i && first; k++)
+            first = !(d[k].tlen == d[i].tlen && (!d[i].type) == (!d[k].type) &&
+                      (!d[i].type || !strncmp(d[k].type, d[i].type, d[i].tlen)));
+        for (size_t k = i; k < n && first && !rc; k++)
+            if (d[k].tlen == d[i].tlen && (!d[i].type) == (!d[k].type) &&
+                (!d[i].type || !strncmp(d[k].type, d[i].type, d[i].tlen)))
+                rc = intern_reversed(t, d[k].from, d[k].to, &num);
+    }
+    free(d);
+    return rc;
 }
 
 /* ---- trails ---------------------------------------------------------------- */
@@ -846,12 +892,16 @@ static void free_dumps(ex_spin_dump *d, size_t n)
     free(d);
 }
 
-/* dst gets src's symbols, in src's order (so with the same codes); -1 when out of memory. */
+/* dst gets src's symbols, in src's order (so with the same codes), and their values;
+ * -1 when out of memory. */
 static int seed_syms(ex_trace *dst, const ex_trace *src)
 {
-    for (size_t i = 0; i < src->nsyms; i++)
-        if (ex_trace_sym(dst, src->syms[i]) < 0)
+    for (size_t i = 0; i < src->nsyms; i++) {
+        int64_t code = ex_trace_sym(dst, src->syms[i]);
+        if (code < 0 || (i < src->nsymval && src->symval[i] != EX_NO_VALUE &&
+                         ex_trace_sym_set_value(dst, code, src->symval[i])))
             return -1;
+    }
     return 0;
 }
 

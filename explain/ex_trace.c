@@ -31,6 +31,7 @@ void ex_trace_free(ex_trace *t)
         free(t->syms[i]);
     free(t->vars);
     free(t->syms);
+    free(t->symval);
     free(t->vhash);
     u_intern_free(&t->symtab);
     ex_locs_free(t->locs);
@@ -197,6 +198,32 @@ int64_t ex_trace_sym(ex_trace *t, const char *name)
     }
     t->syms[t->nsyms] = copy;
     return EX_SYM_BASE + (int64_t)t->nsyms++;
+}
+
+int ex_trace_sym_set_value(ex_trace *t, int64_t code, int64_t value)
+{
+    size_t i = (size_t)(code - EX_SYM_BASE);
+    if (code < EX_SYM_BASE || i >= t->nsyms)
+        return 0;
+    if (i >= t->nsymval) { /* as large as syms, which grows by doubling: linear */
+        int64_t *v = realloc(t->symval, t->capsyms * sizeof *v);
+        if (!v)
+            return -1;
+        for (size_t k = t->nsymval; k < t->capsyms; k++)
+            v[k] = EX_NO_VALUE;
+        t->symval = v;
+        t->nsymval = t->capsyms;
+    }
+    t->symval[i] = value;
+    return 0;
+}
+
+int64_t ex_trace_eval_value(const ex_trace *t, int64_t x)
+{
+    size_t i = (size_t)(x - EX_SYM_BASE);
+    if (x < EX_SYM_BASE || i >= t->nsymval || t->symval[i] == EX_NO_VALUE)
+        return x;
+    return t->symval[i];
 }
 
 void ex_trace_value_text(const ex_trace *t, int var, size_t step, char *buf, size_t n)

@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #define EX_SYM_BASE ((int64_t)1 << 52)
+#define EX_NO_VALUE INT64_MIN
 
 /* A variable is undefined (shown `-`, evaluated as the 0 stored there) before
  * defined_from and in its gaps: a SPIN local after its process ended, until a new
@@ -44,6 +45,11 @@ typedef struct {
     long loop_start; /* -1: finite trace */
     char **syms;     /* syms[i]: the name of symbol code EX_SYM_BASE + i */
     size_t nsyms, capsyms;
+    /* NULL, or symval[i] (i < nsymval, its allocated length): the value the tool
+     * computes with for symbol i, SPIN's number of an mtype name; EX_NO_VALUE for none
+     * (NuSMV's enums) */
+    int64_t *symval;
+    size_t nsymval;
     u_intern symtab; /* name -> i */
     int *vhash;      /* name -> var index, open addressing */
     size_t vhcap;
@@ -73,6 +79,13 @@ bool ex_trace_defined(const ex_trace *t, int var, size_t step);
 
 /* Code of the symbol, interning it; -1 when out of memory. */
 int64_t ex_trace_sym(ex_trace *t, const char *name);
+/* Gives symbol `code` the value the tool computes with (SPIN's number of an mtype
+ * name): formulas compare and compute with it, the table shows the name.  0, or -1
+ * when out of memory. */
+int ex_trace_sym_set_value(ex_trace *t, int64_t code, int64_t value);
+/* What a formula computes with for the stored value x: a symbol's value when it has
+ * one, else x itself. */
+int64_t ex_trace_eval_value(const ex_trace *t, int64_t x);
 /* Code of a known symbol, or -1. */
 int64_t ex_trace_find_sym(const ex_trace *t, const char *name);
 /* Writes the value as the tool printed it. */

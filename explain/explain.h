@@ -134,7 +134,8 @@ const char *ex_spin_step_proc(const char *line);
  * 0, or -1 when out of memory. */
 int ex_spin_channels(const char *symtab_text, ex_trace *t);
 void ex_spin_info_free(ex_spin_info *info);
-/* Adds the model's mtype names as symbols; -1 when out of memory. */
+/* Adds the model's mtype names as symbols, in the order of SPIN's numbers and with
+ * them as their values (ex_trace_sym_set_value); -1 when out of memory. */
 int ex_spin_mtypes(const char *model_text, ex_trace *t);
 /* Checks a trail's text (pan's `depth:process:transition` lines; FILE:LINE
  * for any other line) and counts its moves into *steps; *line_of gets the

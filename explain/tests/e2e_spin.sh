@@ -365,6 +365,30 @@ print(f"{model}: {len(rows)} positions x {len(head) - 1} columns")
 sys.exit(1 if bad or len(rows) < 10 or "W[1]:t.f" not in head or "init[0]:s.f" not in head else 0)
 PY
 done
+# P8-10: mtype symbols compare by SPIN's numbers (each declaration numbered from its last:
+# red 3, green 2, blue 1, then cyan 5, magenta 4; `mtype:m` from 1 on its own)
+mkdir -p "$work/p810" "$work/p810n"
+cat >"$work/p810/e25.pml" <<'PML'
+mtype = { red, green, blue };
+mtype = { cyan, magenta };
+mtype:fruit = { apple, pear };
+mtype col = green;
+mtype:fruit fr = pear;
+active proctype A() { col = red; fr = apple; col = cyan; col = blue }
+ltl p { [] (col <= green) }
+ltl q { [] (col >= blue && col != magenta && fr <= apple) }
+ltl r { [] (col < magenta) }
+PML
+cp "$work/p810/e25.pml" "$work/p810n/"
+[ "$(pan_errors "$work/p810n" e25.pml -a -N q)" = 0 ] && ok || bad "P8-10: pan does not prove q"
+mktrail "$work/p810n" e25.pml -a -N r
+mktrail "$work/p810" e25.pml -a -N p
+expect "P8-10: pan's own trail of col <= green" 0 '"first_failure": 1' -- \
+    "$pc" explain "$work/p810/e25.pml" --ltl p --json
+expect "P8-10: a formula over mtype order pan proves" 3 'nothing to explain' -- \
+    "$pc" explain "$work/p810/e25.pml" --ltl q
+expect "P8-10: a second declaration numbers after the first" 0 '"first_failure": 3' -- \
+    "$pc" explain "$work/p810n/e25.pml" --ltl r --json
 # --spin: a relative path, and a spin that fails is named with its own message
 cp "$(command -v spin)" "$work/myspin"
 printf '#!/bin/sh\necho "spin: out of memory" >&2\nexit 1\n' >"$work/fakespin"

@@ -548,6 +548,28 @@ START_TEST(spin_positions_ends_and_struct_names)
 }
 END_TEST
 
+/* mtype names compute with SPIN's numbers (P8-10): each declaration from its last name,
+ * after the same mtype's earlier declarations; an `mtype:m` from 1 on its own. */
+START_TEST(spin_mtype_numbers)
+{
+    ex_trace t;
+    ex_trace_init(&t);
+    ck_assert_int_eq(ex_spin_mtypes("mtype = { red, green, blue };\nmtype:f = { apple, pear };\n"
+                                    "mtype = {cyan,magenta}\nmtype:f = { plum }",
+                                    &t),
+                     0);
+    const char *names[] = {"red", "green", "blue", "cyan", "magenta", "apple", "pear", "plum"};
+    const int64_t want[] = {3, 2, 1, 5, 4, 2, 1, 3};
+    for (int i = 0; i < 8; i++) {
+        int64_t code = ex_trace_find_sym(&t, names[i]);
+        ck_assert_int_ge(code, EX_SYM_BASE);
+        ck_assert_int_eq(ex_trace_eval_value(&t, code), want[i]);
+    }
+    ck_assert_int_eq(ex_trace_eval_value(&t, 7), 7);
+    ex_trace_free(&t);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("inputs");
@@ -567,6 +589,7 @@ int main(void)
     tcase_add_test(tc, spin_values_of_any_size);
     tcase_add_test(tc, spin_meta_linear);
     tcase_add_test(tc, spin_positions_ends_and_struct_names);
+    tcase_add_test(tc, spin_mtype_numbers);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
