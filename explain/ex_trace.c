@@ -35,6 +35,7 @@ void ex_trace_free(ex_trace *t)
     free(t->vhash);
     u_intern_free(&t->symtab);
     ex_locs_free(t->locs);
+    free(t->unseen);
     ex_trace_init(t);
 }
 

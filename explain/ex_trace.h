@@ -54,6 +54,9 @@ typedef struct {
     int *vhash;      /* name -> var index, open addressing */
     size_t vhcap;
     ex_locs *locs; /* NULL: the reader gave no process locations */
+    /* NULL, or per step: a state inside an atomic sequence, which the never claim the
+     * trail was made with does not observe (SPIN traces) */
+    bool *unseen;
 } ex_trace;
 
 void ex_trace_init(ex_trace *t);

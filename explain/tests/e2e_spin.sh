@@ -287,6 +287,23 @@ expect "P8-3: no position between a rendezvous's send and receive" 3 'nothing to
     "$pc" explain "$work/p83/e11.pml" --ltl p1
 expect "P8-3: the handshake is one position" 0 '"first_failure": 2' -- \
     "$pc" explain "$work/p83/e11.pml" --ltl p2 --json
+# an atomic sequence's inside stays positions, with a note when the first failure is
+# there and the trail's never claim did not see it (pan proves p1)
+cat >"$work/p83/e28.pml" <<'PML'
+byte x, y;
+chan r = [0] of { byte };
+chan c = [1] of { byte };
+active proctype A() { atomic { x = 1; c!1; x = 0 }; y = 1 }
+ltl p1 { [] (x == 0) }
+ltl p2 { [] (y == 0) }
+PML
+[ "$(pan_errors "$work/p83" e28.pml -a -N p1)" = 0 ] && ok || bad "P8-3: pan does not prove x == 0"
+mktrail "$work/p83" e28.pml -a -N p2
+expect "P8-3: a failure inside an atomic sequence is noted" 0 \
+    'note: The first failure is at step 1, a state inside an atomic sequence' -- \
+    "$pc" explain "$work/p83/e28.pml" --ltl p1
+"$pc" explain "$work/p83/e28.pml" --ltl p2 --json | grep -q '"note"' &&
+    bad "P8-3: a note on a failure the claim saw" || ok
 # P8-6: struct locals by their true pid (SPIN prints B(2):t.f for pid 1 under a claim)
 mkdir -p "$work/p86"
 cat >"$work/p86/e19.pml" <<'PML'
