@@ -86,8 +86,11 @@ static int symbolic(ctx *c, int col)
     if (c->symbolic[col] < 0) {
         const ex_var *v = &c->t->vars[col];
         size_t sym = 0, n = 0;
-        for (size_t i = v->defined_from; i < c->t->nsteps; i++, n++)
-            sym += v->v[i] >= EX_SYM_BASE;
+        for (size_t i = v->defined_from; i < c->t->nsteps; i++)
+            if (ex_trace_defined(c->t, col, i)) {
+                sym += v->v[i] >= EX_SYM_BASE;
+                n++;
+            }
         c->symbolic[col] = sym == 0 ? SYM_NONE : sym == n ? SYM_ONLY : SYM_SOME;
     }
     return c->symbolic[col];
@@ -165,6 +168,18 @@ static int check(ctx *c, ex_expr *e, const ex_expr *parent, const ex_expr *sibli
     return check(c, e->l, e, e->r) || check(c, e->r, e, e->l) ? -1 : 0;
 }
 
+/* Third pass: a symbol with a value (an mtype name: SPIN's number) is that value, as
+ * the trace's values are (ex_bind's rows), so `col <= green` compares as pan does. */
+static void symbol_values(const ex_trace *t, ex_expr *e)
+{
+    if (!e)
+        return;
+    if (e->kind == EX_E_NUM)
+        e->num = ex_trace_eval_value(t, e->num);
+    symbol_values(t, e->l);
+    symbol_values(t, e->r);
+}
+
 /* SPIN's remote label references (P[k]@L) are columns made from the trace's process
  * locations (ex_loc.c) before the names are resolved.  0, or -1 with the message. */
 static int locations(ctx *c, const ex_expr *e)
@@ -196,6 +211,7 @@ int ex_bind(ex_ltl *l, ex_trace *t, int symbols_open, ex_binding *b, char *err, 
         c.capcur = 0;
         resolve(&c, l->props[p].expr);
         check(&c, l->props[p].expr, NULL, NULL);
+        symbol_values(t, l->props[p].expr);
         b->vars[p] = c.cur_vars;
         b->nvars[p] = c.ncur;
         b->consts[p] = -1;
@@ -218,7 +234,7 @@ int ex_bind(ex_ltl *l, ex_trace *t, int symbols_open, ex_binding *b, char *err, 
     }
     for (size_t i = 0; i < t->nsteps; i++) {
         for (int s = 0; s < c.nslots; s++)
-            row[s] = t->vars[c.slot_col[s]].v[i];
+            row[s] = ex_trace_eval_value(t, t->vars[c.slot_col[s]].v[i]);
         uint64_t letter = 0;
         for (int p = 0; p < l->nprops; p++)
             if (b->consts[p] < 0 && ex_expr_eval(l->props[p].expr, row) != 0)

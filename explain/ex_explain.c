@@ -166,6 +166,7 @@ typedef struct {
     int tab;
     ex_word w;
     const ex_binding *b;
+    const ex_trace *t;
 } job;
 
 /* Decides the candidates with the budget; verdicts in *verdict. */
@@ -347,6 +348,13 @@ static int explain_bound(job *j, int root, const ex_binding *b)
                  "The first failure is at position %zu of the infinite word, in a later round "
                  "of the loop; the table shows it and its dots on step %ld.",
                  ff.k, e->first_shown);
+        if (j->t->unseen && j->t->unseen[e->first_shown])
+            note(e,
+                 "The first failure is at step %ld, a state inside an atomic sequence: the "
+                 "never claim the trail was made with does not observe it (pan's claim moves "
+                 "only after the sequence), so pan's check of this formula need not fail "
+                 "there.",
+                 e->first_shown);
     }
     return j->o->algorithm6 ? alg6_dots(j, &ff, root) : find_dots(j, &ff);
 }
@@ -369,7 +377,7 @@ int ex_explain(ex_trace *t, const char *formula, int dialect, const ex_options *
         return fail(err, errlen, "formula '%.100s%s': %s", formula,
                     strlen(formula) > 100 ? "..." : "", perr);
     }
-    job j = {.e = out, .o = o, .l = &l, .b = &b};
+    job j = {.e = out, .o = o, .l = &l, .b = &b, .t = t};
     j.w = (ex_word){b.letters, ex_trace_lasso_len(t), t->loop_start, 0, 0, 0};
     j.tab = ex_ltl_nnf(&l, root, EX_NNF_TABLEAU, b.consts);
     int rc = (out->formula = strdup(formula)) ? explain_bound(&j, root, &b) : -1;

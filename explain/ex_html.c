@@ -175,7 +175,7 @@ static const char ex_js[] =
 static void ex_html_value(u_json *j, const ex_trace *t, int var, size_t step)
 {
     const ex_var *v = &t->vars[var];
-    if (step < v->defined_from) {
+    if (!ex_trace_defined(t, var, step)) {
         u_json_null(j);
         return;
     }

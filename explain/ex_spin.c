@@ -3,12 +3,15 @@
  * SPIN prints a state only after a step, so the state before the first
  * step comes from a second, one-step replay (`spin -t -u1`), whose final
  * dump lists every variable.  The full replay runs with -p (step lines),
- * -g and -w (all globals after every step), -l (the moving process's
- * locals) and -b (no printf output that could look like a value line).
- * Locals of a process that did not move keep their value; those of a
- * process that has not moved yet come from one more replay per step that
- * starts a process (`spin -t -u(D+1)`, the whole state right after step D:
- * ex_spin_creations, ex_spin_dump), and the global channels SPIN has not
+ * -s (a line before each send, which tells a rendezvous: pos_step), -g and
+ * -w (all globals after every step), -l (the moving process's locals) and -b
+ * (no printf output that could look like a value line).  Locals of a process
+ * that did not move keep their value, those of a process that ended are
+ * undefined (end_locals), and a local is named by the process it is printed
+ * under (owner); those of a process that has not moved yet come from one
+ * more replay per step that starts a process (`spin -t -u(D+1)`, the whole
+ * state right after step D: ex_spin_creations, ex_spin_dump), and the
+ * global channels SPIN has not
  * printed yet from `spin -d` (empty: ex_spin_channels).  SPIN's names
  * are rewritten into the formula syntax: P(0):y becomes P[0]:y, and a
  * channel's printed contents become its length, len(c).  Both runs happen
@@ -36,14 +39,68 @@
 
 /* ---- parsing --------------------------------------------------------------- */
 
-/* "P(0):y" -> "P[0]:y", ":init:(0):x" -> "init[0]:x"; copies otherwise.
- * Fresh memory, NULL when out of memory. */
-static char *spin_name(const char *in, size_t len)
+/* The process that the value lines after a step line or a dump's process line belong
+ * to: its pid and its proctype as SPIN prints it ("B", ":init:").  SPIN 6.5.2 prints
+ * a struct-typed local with the pid plus one when the model has a never claim
+ * (`B(2):t.f` for B's pid 1, whose other locals it prints as `B(1):w`: the claim's
+ * own slot is counted), so the name of a local is made with the pid of the process it
+ * was printed under, not the pid in the name (the eighth probe, P8-6: B[2]:t.f held
+ * process 1's field and B[1]:t.f was unknown). */
+typedef struct {
+    long pid; /* -1: no process (the globals before the first step line, the claim) */
+    char *type;
+} owner;
+
+static void owner_clear(owner *o)
 {
-    char *out = malloc(len + 1);
+    free(o->type);
+    o->type = NULL;
+    o->pid = -1;
+}
+
+/* The owner named by a step line or a dump's process line ("  5:\tproc  1 (B:1) ..."),
+ * none for another line (a termination, the claim's "proc  - (p1:1)").  -1 when out
+ * of memory. */
+static int owner_set(owner *o, const char *line)
+{
+    owner_clear(o);
+    const char *s = ex_spin_step_proc(line);
+    if (!s)
+        return 0;
+    while (*s == ' ')
+        s++;
+    char *end;
+    long pid = strtol(s, &end, 10);
+    if (end == s || pid < 0 || strncmp(end, " (", 2))
+        return 0;
+    const char *name = end + 2, *close = strchr(name, ')'), *colon = close;
+    /* the proctype ends at the ':' before the instance number (":init:" has its own) */
+    while (colon && colon > name && *colon != ':')
+        colon--;
+    if (!close || colon == name)
+        return 0;
+    if (!(o->type = strndup(name, (size_t)(colon - name))))
+        return -1;
+    o->pid = pid;
+    return 0;
+}
+
+/* "P(0):y" -> "P[0]:y", ":init:(0):x" -> "init[0]:x"; copies otherwise.  A local of
+ * the owner's proctype gets the owner's pid (see owner).  Fresh memory, NULL when
+ * out of memory. */
+static char *spin_name(const char *in, size_t len, const owner *own)
+{
+    size_t olen = 0;
+    char opid[24] = "";
+    if (own && own->type) {
+        olen = strlen(own->type);
+        snprintf(opid, sizeof opid, "%ld", own->pid);
+    }
+    char *out = malloc(len + sizeof opid + 1);
     if (!out)
         return NULL;
     size_t o = 0, i = 0;
+    bool first = true;
     if (len >= 6 && strncmp(in, ":init:", 6) == 0) {
         memcpy(out, "init", 4); /* 4 written for 6 read: stays within len */
         o = 4;
@@ -56,9 +113,15 @@ static char *spin_name(const char *in, size_t len)
                 j++;
             if (j > i + 1 && j + 1 < len && in[j] == ')' && in[j + 1] == ':') {
                 out[o++] = '[';
-                memcpy(out + o, in + i + 1, j - i - 1);
-                o += j - i - 1;
+                if (first && olen && i == olen && !strncmp(in, own->type, olen)) {
+                    memcpy(out + o, opid, strlen(opid)); /* at most 20 digits: sizeof opid */
+                    o += strlen(opid);
+                } else {
+                    memcpy(out + o, in + i + 1, j - i - 1);
+                    o += j - i - 1;
+                }
                 out[o++] = ']';
+                first = false;
                 i = j;
                 continue;
             }
@@ -91,7 +154,7 @@ static int spin_value(ex_trace *t, const char *name, const char *val)
 
 /* "\t\tNAME = VALUE" or "\t\tqueue N (NAME): [m][m]"; other lines are
  * ignored.  -1 when out of memory. */
-static int value_line(ex_trace *t, char *line)
+static int value_line(ex_trace *t, char *line, const owner *own)
 {
     char *s = line + 2;
     s[strcspn(s, "\r\n")] = 0;
@@ -99,7 +162,8 @@ static int value_line(ex_trace *t, char *line)
         char *lp = strchr(s, '('), *rp = strstr(s, "): ");
         if (!lp || !rp || rp < lp)
             return 0;
-        char *inner = spin_name(lp + 1, (size_t)(rp - lp - 1));
+        /* a queue's name as printed: SPIN names a local channel with its true pid */
+        char *inner = spin_name(lp + 1, (size_t)(rp - lp - 1), NULL);
         char *name = inner ? u_fmt("len(%s)", inner) : NULL;
         long n = 0;
         int depth = 0;
@@ -117,7 +181,7 @@ static int value_line(ex_trace *t, char *line)
     char *eq = strstr(s, " = ");
     if (!eq)
         return 0;
-    char *name = spin_name(s, (size_t)(eq - s));
+    char *name = spin_name(s, (size_t)(eq - s), own);
     int rc = name ? spin_value(t, name, eq + 3) : -1;
     free(name);
     return rc;
@@ -139,9 +203,25 @@ const char *ex_spin_step_proc(const char *line)
     return strncmp(s, "proc ", 5) == 0 ? s + 5 : NULL;
 }
 
+/* What `-s` prints before a send's step line: "  6:\tproc  2 (S:1) m.pml:4 Sent 1\t->
+ * queue 2 (c)", with "Sent" for a rendezvous (SPIN's handshake) and "Send" for a
+ * buffered channel: 2 for a rendezvous send, 1 for a buffered one, 0 for another line
+ * (a step line names its state, "(state 1)"; a termination has no parenthesis). */
+static int send_line(const char *line)
+{
+    const char *s = ex_spin_step_proc(line);
+    const char *c = s ? strchr(s, ')') : NULL;
+    if (!c || strstr(c, "(state "))
+        return 0;
+    const char *sent = strstr(c, " Sent "), *send = strstr(c, " Send ");
+    if (sent && (!send || sent < send))
+        return 2;
+    return send ? 1 : 0;
+}
+
 static int is_step_line(const char *line)
 {
-    return ex_spin_step_proc(line) != NULL;
+    return ex_spin_step_proc(line) != NULL && !send_line(line);
 }
 
 /* A step line's key: its step number and the text up to the process's name ("  2:\tproc
@@ -166,17 +246,43 @@ static char *dupn(const char *s, size_t n)
     return d;
 }
 
-/* Whether step line `line` starts a state of the trace: 1, or 0 when it repeats the
- * key of the step line before (*last, then replaced by this one's: step_key), a
- * statement inside the same d_step; -1 when out of memory.  The one rule of
- * ex_spin_parse and ex_spin_positions, which must count alike. */
-static int new_state(char **last, const char *line)
+/* The rule that makes positions of step lines, the one of ex_spin_parse and
+ * ex_spin_positions, which must count alike.  A step line starts a position except
+ *   - a statement inside the same d_step: its key (step_key) repeats the line's before;
+ *   - the receive of a rendezvous: the step line right after a rendezvous send (a
+ *     "Sent" line, send_line, before the send's step line).  pan's handshake is one
+ *     move: the never claim moves after the receive, so the state between the send and
+ *     the receive is no state of any run pan checks, and a formula pan proves could fail
+ *     there (`[] !(S[0]@after && R[1]@before)`, the eighth probe's P8-3).  The position
+ *     is the state after the receive. */
+typedef struct {
+    char *last_key; /* the previous step line's key */
+    bool sent;      /* a "Sent" line: the next step line is a rendezvous send */
+    bool after;     /* the previous step line was a rendezvous send */
+} pos_rule;
+
+/* A line that is not a step line: remembers a rendezvous's "Sent" line. */
+static void pos_other(pos_rule *r, const char *line)
+{
+    if (send_line(line) == 2)
+        r->sent = true;
+}
+
+/* Step line `line`: 1 when it starts a position, 0 when it continues the last one as
+ * a statement of the same d_step, 2 as a rendezvous's receive (another process's
+ * move), -1 when out of memory. */
+static int pos_step(pos_rule *r, const char *line)
 {
     size_t k = step_key(line);
-    bool same = k && *last && strlen(*last) == k && !strncmp(*last, line, k);
-    free(*last);
-    *last = k ? dupn(line, k) : NULL;
-    return k && !*last ? -1 : !same;
+    bool same = k && r->last_key && strlen(r->last_key) == k && !strncmp(r->last_key, line, k);
+    free(r->last_key);
+    r->last_key = k ? dupn(line, k) : NULL;
+    if (k && !r->last_key)
+        return -1;
+    bool receive = r->after;
+    r->after = r->sent;
+    r->sent = false;
+    return receive ? 2 : !same;
 }
 
 /* What a parse keeps besides the trace: the ltl names seen, for one lookup
@@ -227,17 +333,19 @@ static int initial_dump(FILE *in, ex_trace *t, meta_ctx *m)
     char *line = NULL;
     size_t cap = 0;
     int dump = 0, rc = 0;
+    owner own = {-1, NULL};
     while (!rc && getline(&line, &cap, in) > 0) {
         rc = meta(m, line);
         if (strncmp(line, "#processes:", 11) == 0) {
             dump = 1;
             rc = rc || ex_locs_begin(t, 0);
         } else if (!rc && dump && line[0] == '\t' && line[1] == '\t')
-            rc = value_line(t, line);
+            rc = value_line(t, line, &own);
         else if (!rc && dump)
-            rc = ex_locs_line(t, 0, line, true);
+            rc = owner_set(&own, line) || ex_locs_line(t, 0, line, true);
     }
     free(line);
+    owner_clear(&own);
     return rc || (t->nsteps == 0 && ex_trace_add_step(t)) ? -1 : 0;
 }
 
@@ -251,15 +359,20 @@ static long step_depth(const char *line)
 static int apply_dump(ex_trace *t, const char *text)
 {
     int rc = 0;
+    owner own = {-1, NULL};
     for (const char *s = text; *s && !rc;) {
         size_t len = strcspn(s, "\n");
-        if (len > 2 && s[0] == '\t' && s[1] == '\t') {
-            char *line = dupn(s, len);
-            rc = line ? value_line(t, line) : -1;
-            free(line);
-        }
+        char *line = dupn(s, len);
+        if (!line)
+            rc = -1;
+        else if (len > 2 && s[0] == '\t' && s[1] == '\t')
+            rc = value_line(t, line, &own);
+        else
+            rc = owner_set(&own, line);
+        free(line);
         s += len + (s[len] == '\n');
     }
+    owner_clear(&own);
     return rc;
 }
 
@@ -296,32 +409,76 @@ int ex_spin_positions(const char *text, long **nums, size_t *n)
     size_t cap = 0;
     *nums = NULL;
     *n = 0;
-    char *last_key = NULL;
+    pos_rule rule = {NULL, false, false};
     int rc = 0;
-    /* the same rule as ex_spin_parse: a step line (a process's termination included)
-     * starts a position unless it repeats the previous one's key (a d_step); nothing
-     * after "spin: trail ends after" */
+    /* the same rule as ex_spin_parse (pos_step): a step line (a process's termination
+     * included) starts a position unless it is inside a d_step or a rendezvous's
+     * receive, which gives its step number to the position; nothing after "spin:
+     * trail ends after" */
     for (const char *s = text; *s && !rc && strncmp(s, "spin: trail ends after ", 23);) {
         size_t len = strcspn(s, "\n");
         char *line = dupn(s, len);
         if (!line)
             rc = -1;
         else if (is_step_line(line)) {
-            int fresh = new_state(&last_key, line);
-            if (fresh < 0 || (fresh && U_GROW(*nums, cap, *n)))
+            int fresh = pos_step(&rule, line);
+            if (fresh < 0 || (fresh == 1 && U_GROW(*nums, cap, *n)))
                 rc = -1;
-            else if (fresh)
-                (*nums)[(*n)++] = step_depth(line);
+            else if (fresh == 1 || *n)
+                (*nums)[fresh == 1 ? (*n)++ : *n - 1] = step_depth(line);
+        } else {
+            pos_other(&rule, line);
         }
         free(line);
         s += len + (s[len] == '\n');
     }
-    free(last_key);
+    free(rule.last_key);
     if (rc) {
         free(*nums);
         *nums = NULL;
         *n = 0;
     }
+    return rc;
+}
+
+/* The positions of t inside an atomic sequence, when the trail was made with a never
+ * claim: pan's claim moves after every move of the system except inside an atomic
+ * sequence (and a rendezvous, which pos_step already makes one position), and each of
+ * its moves is a step of the trail, so a position whose next position starts at the
+ * very next step number was not observed by the claim.  They stay positions (SPIN
+ * prints them, and a formula given with --formula may be about them), but a first
+ * failure there is one pan's check of the same formula would not see, and the output
+ * says so (the eighth probe, P8-3).  0, or -1 when out of memory. */
+static int mark_unseen(const char *text, ex_trace *t)
+{
+    pos_rule rule = {NULL, false, false};
+    long pos = 0, last = -1; /* the position and the step number that made it */
+    int rc = 0;
+    for (const char *s = text; *s && !rc && strncmp(s, "spin: trail ends after ", 23);) {
+        size_t len = strcspn(s, "\n");
+        char *line = dupn(s, len);
+        int fresh = !line ? -1 : is_step_line(line) ? pos_step(&rule, line) : 0;
+        if (line && !is_step_line(line))
+            pos_other(&rule, line);
+        if (fresh < 0) {
+            rc = -1;
+        } else if (fresh == 1) {
+            long d = step_depth(line);
+            if (pos >= 1 && (size_t)pos < t->nsteps && d == last + 1) {
+                if (!t->unseen && !(t->unseen = calloc(t->nsteps, sizeof *t->unseen)))
+                    rc = -1;
+                else
+                    t->unseen[pos] = true;
+            }
+            pos++;
+            last = d;
+        } else if (fresh == 2) {
+            last = step_depth(line);
+        }
+        free(line);
+        s += len + (s[len] == '\n');
+    }
+    free(rule.last_key);
     return rc;
 }
 
@@ -360,6 +517,37 @@ int ex_spin_channels(const char *text, ex_trace *t)
     return 0;
 }
 
+/* Step line "  4: proc 1 terminates": pan's delproc zeroes the ended process's slot,
+ * so from this position on its locals (P[1]:y, a struct's P[1]:s.f, a channel's
+ * len(P[1]:c)) read 0 in pan, as in a slot no process has taken yet: undefined, until
+ * a new process with the pid prints them again (ex_trace_set).  They kept their last
+ * value before, and a formula pan proves failed (the eighth probe, P8-1).  0, or -1
+ * when out of memory. */
+static int end_locals(ex_trace *t, const char *line)
+{
+    const char *s = ex_spin_step_proc(line);
+    while (s && *s == ' ')
+        s++;
+    char *end;
+    long pid = s ? strtol(s, &end, 10) : -1;
+    if (!s || end == s || pid < 0 || strncmp(end, " terminates", 11))
+        return 0;
+    for (size_t i = 0; i < t->nvars; i++) {
+        const char *n = t->vars[i].name;
+        if (!strncmp(n, "len(", 4))
+            n += 4;
+        while (isalnum((unsigned char)*n) || *n == '_')
+            n++;
+        if (*n++ != '[' || !isdigit((unsigned char)*n))
+            continue;
+        errno = 0;
+        long p = strtol(n, &end, 10);
+        if (!errno && p == pid && end[0] == ']' && end[1] == ':' && ex_trace_undefine(t, (int)i))
+            return -1;
+    }
+    return 0;
+}
+
 int ex_spin_parse(FILE *initial, FILE *replay, const ex_spin_dump *dumps, size_t ndumps,
                   ex_trace *t, ex_spin_info *info)
 {
@@ -370,9 +558,10 @@ int ex_spin_parse(FILE *initial, FILE *replay, const ex_spin_dump *dumps, size_t
     char *line = NULL;
     size_t cap = 0;
     int ended = 0, in_step = 0;
-    long nstep = 0;        /* step lines so far */
-    size_t next_dump = 0;  /* dumps[] before this are of earlier depths */
-    char *last_key = NULL; /* the previous step line's key (step_key) */
+    long nstep = 0;       /* step lines so far */
+    size_t next_dump = 0; /* dumps[] before this are of earlier depths */
+    pos_rule rule = {NULL, false, false};
+    owner own = {-1, NULL}; /* whose locals the value lines print */
     while (!rc && getline(&line, &cap, replay) > 0) {
         if (ended) {
             /* the last dump: where each process is at the end (ex_loc.c) */
@@ -387,13 +576,16 @@ int ex_spin_parse(FILE *initial, FILE *replay, const ex_spin_dump *dumps, size_t
         }
         if (line[0] == '\t' && line[1] == '\t') {
             if (in_step)
-                rc = value_line(t, line);
+                rc = value_line(t, line, &own);
         } else if (is_step_line(line)) {
-            int fresh = new_state(&last_key, line);
-            if (fresh < 0) {
-                rc = -1;
-            } else if (fresh) { /* not a statement inside the same d_step */
-                rc = ex_trace_add_step(t) || ex_locs_line(t, t->nsteps - 1, line, false);
+            int fresh = pos_step(&rule, line);
+            rc = fresh < 0 || owner_set(&own, line);
+            if (!rc && fresh == 2 && t->nsteps) {
+                /* a rendezvous's receive: the receiver moves in this position too */
+                rc = ex_locs_line(t, t->nsteps - 1, line, false);
+            } else if (!rc && fresh) {
+                rc = ex_trace_add_step(t) || ex_locs_line(t, t->nsteps - 1, line, false) ||
+                     end_locals(t, line);
                 nstep++;
                 /* a step that starts a process: its locals from the dump after it */
                 long d = step_depth(line);
@@ -404,6 +596,8 @@ int ex_spin_parse(FILE *initial, FILE *replay, const ex_spin_dump *dumps, size_t
                          ex_locs_listing(t, t->nsteps - 1, dumps[next_dump].text);
             }
             in_step = 1;
+        } else if (send_line(line)) {
+            pos_other(&rule, line);
         } else if (strstr(line, "<<<<<START OF CYCLE>>>>>")) {
             t->loop_start = (long)t->nsteps - 1;
         } else if (strncmp(line, "spin: trail ends after ", 23) == 0) {
@@ -421,7 +615,8 @@ int ex_spin_parse(FILE *initial, FILE *replay, const ex_spin_dump *dumps, size_t
         }
     }
     free(line);
-    free(last_key);
+    free(rule.last_key);
+    owner_clear(&own);
     u_intern_free(&m.ltl_seen);
     if (!rc && t->nsteps == 0)
         rc = ex_trace_add_step(t);
@@ -441,16 +636,57 @@ void ex_spin_info_free(ex_spin_info *info)
     memset(info, 0, sizeof *info);
 }
 
-/* mtype = { a, b }  and  mtype:name = { ... }.  Each declaration is read
- * once and the search goes on after its '}', so the text is read once. */
+/* mtype = { a, b }  and  mtype:name = { ... }.  Each declaration is read once and the
+ * search goes on after its '}', so the text is read once.  The symbols are interned in
+ * the order of SPIN's numbers, so that their codes compare as SPIN's values do (`col <=
+ * green`): SPIN numbers each declaration's names from its last, 1 up, after the names
+ * of the same mtype's earlier declarations (`mtype = { red, green, blue }` is red 3,
+ * green 2, blue 1; a second `mtype = { cyan, magenta }` is cyan 5, magenta 4), and each
+ * `mtype:name` from 1 on its own (checked with spin 6.5.2's printf of the values).
+ * Until the eighth probe (P8-10) the order was the declaration's, and pan's own
+ * counterexample of `[] (col <= green)` was "nothing to explain". */
+typedef struct {
+    const char *type; /* after "mtype:", or NULL for plain mtype */
+    size_t tlen;
+    const char *from, *to; /* the names, between '{' and '}' */
+} mtype_decl;
+
+/* Interns the names between from and to, last first, numbered from *num + 1 up as SPIN
+ * numbers them; -1 when out of memory. */
+static int intern_reversed(ex_trace *t, const char *from, const char *to, int64_t *num)
+{
+    const char *q = to;
+    while (q > from) {
+        while (q > from && !(isalnum((unsigned char)q[-1]) || q[-1] == '_'))
+            q--;
+        const char *e = q;
+        while (q > from && (isalnum((unsigned char)q[-1]) || q[-1] == '_'))
+            q--;
+        if (e > q && !isdigit((unsigned char)*q)) {
+            char *name = dupn(q, (size_t)(e - q));
+            int64_t code = name ? ex_trace_sym(t, name) : -1;
+            free(name);
+            if (code < 0 || ex_trace_sym_set_value(t, code, ++*num))
+                return -1;
+        }
+    }
+    return 0;
+}
+
 int ex_spin_mtypes(const char *text, ex_trace *t)
 {
+    mtype_decl *d = NULL;
+    size_t n = 0, cap = 0;
     for (const char *s = strstr(text, "mtype"); s; s = strstr(s, "mtype")) {
-        const char *q = s + 5;
+        const char *q = s + 5, *type = NULL;
+        size_t tlen = 0;
         s = q;
-        if (*q == ':')
-            for (q++; isalnum((unsigned char)*q) || *q == '_'; q++)
+        if (*q == ':') {
+            type = ++q;
+            for (; isalnum((unsigned char)*q) || *q == '_'; q++)
                 ;
+            tlen = (size_t)(q - type);
+        }
         while (isspace((unsigned char)*q))
             q++;
         if (*q++ != '=')
@@ -461,24 +697,29 @@ int ex_spin_mtypes(const char *text, ex_trace *t)
             continue;
         const char *end = strchr(q, '}');
         if (!end)
-            return 0;
-        while (q < end) {
-            while (q < end && !(isalpha((unsigned char)*q) || *q == '_'))
-                q++;
-            const char *w = q;
-            while (q < end && (isalnum((unsigned char)*q) || *q == '_'))
-                q++;
-            if (q > w) {
-                char *name = dupn(w, (size_t)(q - w));
-                int64_t code = name ? ex_trace_sym(t, name) : -1;
-                free(name);
-                if (code < 0)
-                    return -1;
-            }
+            break;
+        if (U_GROW(d, cap, n)) {
+            free(d);
+            return -1;
         }
+        d[n++] = (mtype_decl){type, tlen, q, end};
         s = end;
     }
-    return 0;
+    /* each mtype in the order of its first declaration; its declarations in order */
+    int rc = 0;
+    for (size_t i = 0; i < n && !rc; i++) {
+        bool first = true;
+        int64_t num = 0;
+        for (size_t k = 0; k < i && first; k++)
+            first = !(d[k].tlen == d[i].tlen && (!d[i].type) == (!d[k].type) &&
+                      (!d[i].type || !strncmp(d[k].type, d[i].type, d[i].tlen)));
+        for (size_t k = i; k < n && first && !rc; k++)
+            if (d[k].tlen == d[i].tlen && (!d[i].type) == (!d[k].type) &&
+                (!d[i].type || !strncmp(d[k].type, d[i].type, d[i].tlen)))
+                rc = intern_reversed(t, d[k].from, d[k].to, &num);
+    }
+    free(d);
+    return rc;
 }
 
 /* ---- trails ---------------------------------------------------------------- */
@@ -692,12 +933,16 @@ static void free_dumps(ex_spin_dump *d, size_t n)
     free(d);
 }
 
-/* dst gets src's symbols, in src's order (so with the same codes); -1 when out of memory. */
+/* dst gets src's symbols, in src's order (so with the same codes), and their values;
+ * -1 when out of memory. */
 static int seed_syms(ex_trace *dst, const ex_trace *src)
 {
-    for (size_t i = 0; i < src->nsyms; i++)
-        if (ex_trace_sym(dst, src->syms[i]) < 0)
+    for (size_t i = 0; i < src->nsyms; i++) {
+        int64_t code = ex_trace_sym(dst, src->syms[i]);
+        if (code < 0 || (i < src->nsymval && src->symval[i] != EX_NO_VALUE &&
+                         ex_trace_sym_set_value(dst, code, src->symval[i])))
             return -1;
+    }
     return 0;
 }
 
@@ -727,7 +972,8 @@ static int ex_spin_runs(const char *spin, const char *model, const char *trail, 
     if (!mkdtemp(dir))
         return ex_errf(err, errlen, "cannot create a temporary directory: %s", strerror(errno));
     const char *one[] = {spin, "-t", "-u1", "-g", "-l", "-w", "-b", "-k", trail, model, NULL};
-    const char *full[] = {spin, "-t", "-p", "-g", "-l", "-w", "-b", "-k", trail, model, NULL};
+    /* -s: a send's "Sent" (rendezvous) or "Send" line, for pos_step */
+    const char *full[] = {spin, "-t", "-p", "-s", "-g", "-l", "-w", "-b", "-k", trail, model, NULL};
     const char *symtab[] = {spin, "-d", model, NULL};
     char *b1 = NULL, *b2 = NULL, *b3 = NULL;
     size_t l1, l2, l3;
@@ -777,6 +1023,8 @@ static int ex_spin_runs(const char *spin, const char *model, const char *trail, 
             ex_spin_info_free(info);
             bad = parse(b1, l1, b2, l2, dumps, ndumps, t, info);
         }
+        if (!bad && info->claim)
+            bad = mark_unseen(b2, t);
         if (bad || (b3 && (ex_spin_channels(b3, t) != 0 || ex_locs_labels(t, b3) != 0)))
             rc = ex_errf(err, errlen, "out of memory while reading SPIN's replay of %s", trail);
     }

@@ -25,14 +25,17 @@ void ex_trace_free(ex_trace *t)
     for (size_t i = 0; i < t->nvars; i++) {
         free(t->vars[i].name);
         free(t->vars[i].v);
+        free(t->vars[i].gaps);
     }
     for (size_t i = 0; i < t->nsyms; i++)
         free(t->syms[i]);
     free(t->vars);
     free(t->syms);
+    free(t->symval);
     free(t->vhash);
     u_intern_free(&t->symtab);
     ex_locs_free(t->locs);
+    free(t->unseen);
     ex_trace_init(t);
 }
 
@@ -92,6 +95,9 @@ int ex_trace_var(ex_trace *t, const char *name)
         return -1;
     }
     v->defined_from = t->nsteps ? t->nsteps - 1 : 0;
+    v->gaps = NULL;
+    v->ngaps = v->capgaps = 0;
+    v->gap_open = SIZE_MAX;
     size_t s = name_slot(t, name);
     while (t->vhash[s] >= 0)
         s = (s + 1) & (t->vhcap - 1);
@@ -125,8 +131,49 @@ int ex_trace_set(ex_trace *t, int var, int64_t v)
 {
     if (t->nsteps == 0 && ex_trace_add_step(t))
         return -1;
-    t->vars[var].v[t->nsteps - 1] = v;
+    ex_var *x = &t->vars[var];
+    size_t now = t->nsteps - 1;
+    if (x->gap_open != SIZE_MAX) { /* defined again from this step: the gap closes */
+        if (x->gap_open < now) {
+            if (U_GROW(x->gaps, x->capgaps, x->ngaps))
+                return -1;
+            x->gaps[x->ngaps][0] = x->gap_open;
+            x->gaps[x->ngaps++][1] = now;
+        }
+        x->gap_open = SIZE_MAX;
+    }
+    x->v[now] = v;
     return 0;
+}
+
+int ex_trace_undefine(ex_trace *t, int var)
+{
+    if (t->nsteps == 0 && ex_trace_add_step(t))
+        return -1;
+    ex_var *x = &t->vars[var];
+    x->v[t->nsteps - 1] = 0;
+    if (x->gap_open == SIZE_MAX)
+        x->gap_open = t->nsteps - 1;
+    return 0;
+}
+
+bool ex_trace_defined(const ex_trace *t, int var, size_t step)
+{
+    const ex_var *x = &t->vars[var];
+    if (step < x->defined_from || step >= x->gap_open)
+        return false;
+    /* the last gap that starts at or before step (gaps are ascending and disjoint): one
+     * per end of a process at the variable's pid, so a trace that reuses a pid often has
+     * many */
+    size_t lo = 0, hi = x->ngaps;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (x->gaps[mid][0] <= step)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo == 0 || step >= x->gaps[lo - 1][1];
 }
 
 int64_t ex_trace_find_sym(const ex_trace *t, const char *name)
@@ -154,10 +201,36 @@ int64_t ex_trace_sym(ex_trace *t, const char *name)
     return EX_SYM_BASE + (int64_t)t->nsyms++;
 }
 
+int ex_trace_sym_set_value(ex_trace *t, int64_t code, int64_t value)
+{
+    size_t i = (size_t)(code - EX_SYM_BASE);
+    if (code < EX_SYM_BASE || i >= t->nsyms)
+        return 0;
+    if (i >= t->nsymval) { /* as large as syms, which grows by doubling: linear */
+        int64_t *v = realloc(t->symval, t->capsyms * sizeof *v);
+        if (!v)
+            return -1;
+        for (size_t k = t->nsymval; k < t->capsyms; k++)
+            v[k] = EX_NO_VALUE;
+        t->symval = v;
+        t->nsymval = t->capsyms;
+    }
+    t->symval[i] = value;
+    return 0;
+}
+
+int64_t ex_trace_eval_value(const ex_trace *t, int64_t x)
+{
+    size_t i = (size_t)(x - EX_SYM_BASE);
+    if (x < EX_SYM_BASE || i >= t->nsymval || t->symval[i] == EX_NO_VALUE)
+        return x;
+    return t->symval[i];
+}
+
 void ex_trace_value_text(const ex_trace *t, int var, size_t step, char *buf, size_t n)
 {
     const ex_var *v = &t->vars[var];
-    if (step < v->defined_from) {
+    if (!ex_trace_defined(t, var, step)) {
         snprintf(buf, n, "-");
         return;
     }

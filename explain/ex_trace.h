@@ -21,11 +21,18 @@
 #include <stdint.h>
 
 #define EX_SYM_BASE ((int64_t)1 << 52)
+#define EX_NO_VALUE INT64_MIN
 
+/* A variable is undefined (shown `-`, evaluated as the 0 stored there) before
+ * defined_from and in its gaps: a SPIN local after its process ended, until a new
+ * process with the same pid prints it again (pan zeroes an ended process's slot). */
 typedef struct {
     char *name;
     int64_t *v;          /* v[step] */
     size_t defined_from; /* steps before this had no printed value */
+    size_t (*gaps)[2];   /* [from, to): undefined steps after defined_from, ascending */
+    size_t ngaps, capgaps;
+    size_t gap_open; /* undefined from this step on (SIZE_MAX: defined) */
 } ex_var;
 
 /* Where each process is, per step (SPIN traces; ex_loc.c). */
@@ -38,10 +45,18 @@ typedef struct {
     long loop_start; /* -1: finite trace */
     char **syms;     /* syms[i]: the name of symbol code EX_SYM_BASE + i */
     size_t nsyms, capsyms;
+    /* NULL, or symval[i] (i < nsymval, its allocated length): the value the tool
+     * computes with for symbol i, SPIN's number of an mtype name; EX_NO_VALUE for none
+     * (NuSMV's enums) */
+    int64_t *symval;
+    size_t nsymval;
     u_intern symtab; /* name -> i */
     int *vhash;      /* name -> var index, open addressing */
     size_t vhcap;
     ex_locs *locs; /* NULL: the reader gave no process locations */
+    /* NULL, or per step: a state inside an atomic sequence, which the never claim the
+     * trail was made with does not observe (SPIN traces) */
+    bool *unseen;
 } ex_trace;
 
 void ex_trace_init(ex_trace *t);
@@ -59,8 +74,21 @@ int ex_trace_add_step(ex_trace *t);
  * 0, or -1 when out of memory. */
 int ex_trace_set(ex_trace *t, int var, int64_t v);
 
+/* From the last step on the variable is undefined with value 0, until ex_trace_set
+ * sets it again; 0, or -1 when out of memory. */
+int ex_trace_undefine(ex_trace *t, int var);
+/* Whether the variable has a value at step (not before defined_from, not in a gap). */
+bool ex_trace_defined(const ex_trace *t, int var, size_t step);
+
 /* Code of the symbol, interning it; -1 when out of memory. */
 int64_t ex_trace_sym(ex_trace *t, const char *name);
+/* Gives symbol `code` the value the tool computes with (SPIN's number of an mtype
+ * name): formulas compare and compute with it, the table shows the name.  0, or -1
+ * when out of memory. */
+int ex_trace_sym_set_value(ex_trace *t, int64_t code, int64_t value);
+/* What a formula computes with for the stored value x: a symbol's value when it has
+ * one, else x itself. */
+int64_t ex_trace_eval_value(const ex_trace *t, int64_t x);
 /* Code of a known symbol, or -1. */
 int64_t ex_trace_find_sym(const ex_trace *t, const char *name);
 /* Writes the value as the tool printed it. */

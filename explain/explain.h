@@ -118,8 +118,11 @@ int ex_spin_creations(const char *replay_text, long **depths, size_t *n);
  * position p >= 1 of the trace ex_spin_parse makes of the same replay text:
  * (*nums)[p - 1].  A tool that puts explain's positions on a trail's steps
  * (pancause nearest --with-explain) counts them so, a process's termination
- * ("  4: proc 1 terminates") and the statements of one d_step included.  0, or
- * -1 when out of memory; *nums is malloc'd (NULL when none). */
+ * ("  4: proc 1 terminates") and the statements of one d_step included.  A
+ * rendezvous and its receive are one position, numbered by the receive, when the
+ * text is of a replay with -s (its "Sent" line tells a rendezvous; without -s each
+ * is a position, and the count differs from explain's).  0, or -1 when out of
+ * memory; *nums is malloc'd (NULL when none). */
 int ex_spin_positions(const char *replay_text, long **nums, size_t *n);
 /* The text after "proc " of a step line of `spin -t -p` ("  12:\tproc  1 (P:1) ...",
  * or a dump's process line, or "  8: proc 1 terminates"), or NULL for another line. */
@@ -131,7 +134,8 @@ const char *ex_spin_step_proc(const char *line);
  * 0, or -1 when out of memory. */
 int ex_spin_channels(const char *symtab_text, ex_trace *t);
 void ex_spin_info_free(ex_spin_info *info);
-/* Adds the model's mtype names as symbols; -1 when out of memory. */
+/* Adds the model's mtype names as symbols, in the order of SPIN's numbers and with
+ * them as their values (ex_trace_sym_set_value); -1 when out of memory. */
 int ex_spin_mtypes(const char *model_text, ex_trace *t);
 /* Checks a trail's text (pan's `depth:process:transition` lines; FILE:LINE
  * for any other line) and counts its moves into *steps; *line_of gets the

@@ -49,14 +49,15 @@ mktrail "$work" live.pml -a
 mktrail "$work" two.pml -N small
 
 # 1. a safety trail: the formula from the model's only ltl block
-expect "procs json" 0 '{"formula": "[] ((s.f<6))", "status": "fails", "holds": false, "first_failure": 7, "loop_start": null, "dots": [{"step": 7, "variable": "s.f", "exact": null}]}' -- \
+# (init's rendezvous rv!5 and Wk[2]'s rv?got are one position: step 6)
+expect "procs json" 0 '{"formula": "[] ((s.f<6))", "status": "fails", "holds": false, "first_failure": 6, "loop_start": null, "dots": [{"step": 6, "variable": "s.f", "exact": null}]}' -- \
     "$pc" explain "$work/procs.pml" --json
 # 2. an acceptance cycle is a lasso; no finite failure
 expect "live json" 0 '"first_failure": null, "loop_start": 3' -- "$pc" explain "$work/live.pml" --json
 n=$("$pc" explain "$work/live.pml" --json | grep -o '"step"' | wc -l)
 [ "$n" = 14 ] && ok || bad "live: $n dots, want 14"
 # 3. the table when stdout is not a terminal: plain markers
-expect "table marker" 0 ' 7 | 7 *  <- first failure' -- "$pc" explain "$work/procs.pml"
+expect "table marker" 0 ' 6 | 7 *  <- first failure' -- "$pc" explain "$work/procs.pml"
 expect "table loop" 0 '<- loop starts' -- "$pc" explain "$work/live.pml"
 # 4. several ltl blocks: the trail's claim is the default; --ltl and --formula choose
 expect "default claim" 0 '"formula": "[] ((x<5))"' -- "$pc" explain "$work/two.pml" --json
@@ -238,10 +239,173 @@ active proctype B() { c?_ }
 ltl p { [] (x < 2 || len(q) > 0) }
 PML
 mktrail "$work" chq.pml -a
-expect "empty channel: len 0" 0 '"first_failure": 5, "loop_start": null, "dots": [{"step": 5, "variable": "x", "exact": null}, {"step": 5, "variable": "len(q)", "exact": null}]' -- \
+# (c!7 and c?_ are one position: the failure is at 4)
+expect "empty channel: len 0" 0 '"first_failure": 4, "loop_start": null, "dots": [{"step": 4, "variable": "x", "exact": null}, {"step": 4, "variable": "len(q)", "exact": null}]' -- \
     "$pc" explain "$work/chq.pml" --json
 expect "rendezvous channel: len 0" 3 'nothing to explain' -- \
     "$pc" explain "$work/chq.pml" --formula '[] (len(c) == 0)'
+# The eighth probe's findings, each against pan itself: a formula pan proves (errors: 0)
+# must not be explained as failing, and pan's own trail of a model's formula must be.
+# pan_errors DIR MODEL PAN-ARGS...: the number of errors pan reports (no reduction, as
+# the probe ran it).
+pan_errors() {
+    local d="$1" m="$2"
+    shift 2
+    (cd "$d" && spin -a "$m" >/dev/null && cc -O1 -w -DNOREDUCE -o pan pan.c &&
+        ./pan "$@" 2>&1 | sed -n 's/.*errors: \([0-9]*\).*/\1/p')
+}
+# P8-1: a process that has ended reads 0 in pan (delproc zeroes its slot), shown '-'
+mkdir -p "$work/p81" "$work/p81n"
+cat >"$work/p81/e5.pml" <<'PML'
+bool flag;
+active proctype M() { timeout; flag = 1 }
+active proctype Wk() { byte loc; loc = 7 }
+ltl p1 { [] (flag -> Wk[1]:loc == 7) }
+PML
+sed 's/== 7/!= 7/' "$work/p81/e5.pml" >"$work/p81n/e5n.pml"
+[ "$(pan_errors "$work/p81" e5.pml -a)" = 1 ] && ok || bad "P8-1: pan finds no trail for == 7"
+[ "$(pan_errors "$work/p81n" e5n.pml -a)" = 0 ] && ok || bad "P8-1: pan does not prove != 7"
+expect "P8-1: pan's trail of the model's formula is explained" 0 ' 4 | 1 *  | - *' -- \
+    "$pc" explain "$work/p81/e5.pml"
+expect "P8-1: a formula pan proves is not explained as failing" 3 'nothing to explain' -- \
+    "$pc" explain "$work/p81/e5.pml" --formula '[] (flag -> Wk[1]:loc != 7)'
+expect "P8-1: the local is undefined from the process's end" 0 '"first_failure": 2' -- \
+    "$pc" explain "$work/p81/e5.pml" --formula '[] (Wk[1]:loc == 7 -> X (Wk[1]:loc == 7))' --json
+# P8-3: the state between a rendezvous send and its receive is no position
+mkdir -p "$work/p83"
+cat >"$work/p83/e11.pml" <<'PML'
+chan c = [0] of { byte };
+byte g;
+active proctype S() { c!1; after: g = 1 }
+active proctype R() { byte v; before: c?v; done: g = 2 }
+ltl p1 { [] !(S[0]@after && R[1]@before) }
+ltl p2 { [] (g != 2) }
+PML
+[ "$(pan_errors "$work/p83" e11.pml -a -N p1)" = 0 ] && ok || bad "P8-3: pan does not prove p1"
+mktrail "$work/p83" e11.pml -a -N p2
+expect "P8-3: no position between a rendezvous's send and receive" 3 'nothing to explain' -- \
+    "$pc" explain "$work/p83/e11.pml" --ltl p1
+expect "P8-3: the handshake is one position" 0 '"first_failure": 2' -- \
+    "$pc" explain "$work/p83/e11.pml" --ltl p2 --json
+# an atomic sequence's inside stays positions, with a note when the first failure is
+# there and the trail's never claim did not see it (pan proves p1)
+cat >"$work/p83/e28.pml" <<'PML'
+byte x, y;
+chan r = [0] of { byte };
+chan c = [1] of { byte };
+active proctype A() { atomic { x = 1; c!1; x = 0 }; y = 1 }
+ltl p1 { [] (x == 0) }
+ltl p2 { [] (y == 0) }
+PML
+[ "$(pan_errors "$work/p83" e28.pml -a -N p1)" = 0 ] && ok || bad "P8-3: pan does not prove x == 0"
+mktrail "$work/p83" e28.pml -a -N p2
+expect "P8-3: a failure inside an atomic sequence is noted" 0 \
+    'note: The first failure is at step 1, a state inside an atomic sequence' -- \
+    "$pc" explain "$work/p83/e28.pml" --ltl p1
+"$pc" explain "$work/p83/e28.pml" --ltl p2 --json | grep -q '"note"' &&
+    bad "P8-3: a note on a failure the claim saw" || ok
+# P8-6: struct locals by their true pid (SPIN prints B(2):t.f for pid 1 under a claim)
+mkdir -p "$work/p86"
+cat >"$work/p86/e19.pml" <<'PML'
+typedef S { byte f };
+byte x;
+proctype B(byte v) { S t; byte w = v; t.f = v; x = x + 1 }
+init { atomic { run B(5); run B(7) }; x == 2 }
+ltl p1 { [] (x != 2) }
+PML
+mktrail "$work/p86" e19.pml -a
+expect "P8-6: B[2]:t.f is process 2's (7 throughout)" 3 'nothing to explain' -- \
+    "$pc" explain "$work/p86/e19.pml" --formula '[] (B[2]:t.f != 5)'
+expect "P8-6: B[1]:t.f is process 1's" 0 '"variable": "B[1]:t.f"' -- \
+    "$pc" explain "$work/p86/e19.pml" --formula '[] (B[1]:t.f != 5)' --json
+expect "P8-6: no process 3" 1 "unknown variable 'B[3]:t.f'" -- \
+    "$pc" explain "$work/p86/e19.pml" --formula '[] (B[3]:t.f != 5)'
+# every local at every position against SPIN's own dumps (`spin -t -uD`), whose struct
+# names are corrected by the process line they are printed under, and a process the
+# dump does not list reads '-': with a never claim (ends.pml) and without (ends_a.pml)
+mkdir -p "$work/ends"
+cp "$fix/ends.pml" "$work/ends/"
+sed -e 's/^ltl.*//' -e 's/n = 9/n = 9; assert(n < 9)/' -e 's/_nr_pr <= 2/_nr_pr == 1/' \
+    "$fix/ends.pml" >"$work/ends/ends_a.pml"
+mktrail "$work/ends" ends.pml -a
+mktrail "$work/ends" ends_a.pml
+for m in ends ends_a; do
+    python3 - "$work/ends" "$m.pml" "$pc" <<'PY' && ok || bad "$m: explain's locals differ from SPIN's dumps"
+import re, subprocess, sys
+d, model, pc = sys.argv[1:4]
+def run(*a):
+    return subprocess.run(a, cwd=d, capture_output=True, text=True).stdout
+table = run(pc, "explain", model, "--all-vars", "--formula", "[] (n < 9)")
+head = [h.strip() for h in next(l for l in table.splitlines() if l.startswith("step")).split("|")]
+rows = [[c.strip().split(" ")[0] for c in l.split("|")] for l in table.splitlines()
+        if re.match(r"^ *\d+ \|", l)]
+# the positions: the initial state, then one per step line, except a d_step's statements
+# (one step number) and a rendezvous's receive (after a "Sent" line), which join the
+# position before; each read from the dump after the position's last step
+replay = run("spin", "-t", "-p", "-s", "-g", "-l", "-w", "-b", "-k", model + ".trail", model)
+depths, last, sent, after = [1], None, False, False
+for l in replay.split("spin: trail ends")[0].splitlines():
+    m = re.match(r"^ *(\d+):\s+proc\s+(.*)", l)
+    if not m:
+        continue
+    if " Sent " in l and "(state " not in l:
+        sent = True
+        continue
+    key = (m.group(1), m.group(2).split(")")[0])
+    if after or key == last:
+        depths[-1] = int(m.group(1)) + 1
+    else:
+        depths.append(int(m.group(1)) + 1)
+    last, after, sent = key, sent, False
+def dump(dep):
+    text = run("spin", "-t", "-u%d" % dep, "-g", "-l", "-w", "-b", "-k", model + ".trail", model)
+    vals, owner = {}, None
+    for l in text.split("#processes:")[1].splitlines():
+        m = re.match(r"^ *\d+:\s+proc +(\d+) \((\S+?):\d+\)", l)
+        if m:
+            owner = (int(m.group(1)), m.group(2))
+            continue
+        m = re.match(r"^\t\t(:init:|\w+)\((\d+)\):(\S+) = (\S+)", l)
+        if m and owner and m.group(1) == owner[1]:
+            vals["%s[%d]:%s" % (m.group(1).replace(":init:", "init"), owner[0], m.group(3))] = m.group(4)
+    return vals
+bad = 0
+for r in rows:
+    vals = dump(depths[int(r[0])])
+    for col, cell in zip(head[1:], r[1:]):
+        if ":" in col and not col.startswith("len("):
+            want = vals.get(col, "-")
+            if want != cell:
+                bad += 1
+                print(f"{model} position {r[0]}: {col} = {cell}, SPIN's dump says {want}")
+print(f"{model}: {len(rows)} positions x {len(head) - 1} columns")
+sys.exit(1 if bad or len(rows) < 10 or "W[1]:t.f" not in head or "init[0]:s.f" not in head else 0)
+PY
+done
+# P8-10: mtype symbols compare by SPIN's numbers (each declaration numbered from its last:
+# red 3, green 2, blue 1, then cyan 5, magenta 4; `mtype:m` from 1 on its own)
+mkdir -p "$work/p810" "$work/p810n"
+cat >"$work/p810/e25.pml" <<'PML'
+mtype = { red, green, blue };
+mtype = { cyan, magenta };
+mtype:fruit = { apple, pear };
+mtype col = green;
+mtype:fruit fr = pear;
+active proctype A() { col = red; fr = apple; col = cyan; col = blue }
+ltl p { [] (col <= green) }
+ltl q { [] (col >= blue && col != magenta && fr <= apple) }
+ltl r { [] (col < magenta) }
+PML
+cp "$work/p810/e25.pml" "$work/p810n/"
+[ "$(pan_errors "$work/p810n" e25.pml -a -N q)" = 0 ] && ok || bad "P8-10: pan does not prove q"
+mktrail "$work/p810n" e25.pml -a -N r
+mktrail "$work/p810" e25.pml -a -N p
+expect "P8-10: pan's own trail of col <= green" 0 '"first_failure": 1' -- \
+    "$pc" explain "$work/p810/e25.pml" --ltl p --json
+expect "P8-10: a formula over mtype order pan proves" 3 'nothing to explain' -- \
+    "$pc" explain "$work/p810/e25.pml" --ltl q
+expect "P8-10: a second declaration numbers after the first" 0 '"first_failure": 3' -- \
+    "$pc" explain "$work/p810n/e25.pml" --ltl r --json
 # --spin: a relative path, and a spin that fails is named with its own message
 cp "$(command -v spin)" "$work/myspin"
 printf '#!/bin/sh\necho "spin: out of memory" >&2\nexit 1\n' >"$work/fakespin"

@@ -494,6 +494,82 @@ START_TEST(spin_meta_linear)
 }
 END_TEST
 
+/* The replay's rules of the eighth probe, on spin 6.5.2's text: a struct-typed local
+ * printed with the pid plus one (a never claim's slot) is named by the process it is
+ * printed under (P8-6); a rendezvous's send and receive are one position, numbered by
+ * the receive (P8-3); a process's locals are undefined from its termination until a new
+ * process with its pid prints them (P8-1). */
+START_TEST(spin_positions_ends_and_struct_names)
+{
+    static const char replay[] = "  2:\tproc  1 (P:1) m.pml:3 (state 1)\t[s.f = 4]\n"
+                                 "\t\tP(1):y = 5\n\t\tP(2):s.f = 4\n"
+                                 "  4:\tproc  1 (P:1) m.pml:3 Sent 4\t-> queue 1 (c)\n"
+                                 "  4:\tproc  1 (P:1) m.pml:3 (state 2)\t[c!4]\n"
+                                 "\t\tP(1):y = 5\n\t\tP(2):s.f = 4\n"
+                                 "  5:\tproc  0 (Q:1) m.pml:5 (state 1)\t[c?v]\n"
+                                 "\t\tQ(0):v = 4\n"
+                                 "  7: proc 1 terminates\n"
+                                 "  9:\tproc  0 (Q:1) m.pml:5 (state 2)\t[v = 0]\n"
+                                 "\t\tQ(0):v = 0\n"
+                                 "spin: trail ends after 10 steps\n";
+    FILE *r = fmemopen((char *)replay, strlen(replay), "r");
+    ex_trace t;
+    ex_trace_init(&t);
+    ex_spin_info info;
+    ck_assert_int_eq(ex_spin_parse(NULL, r, NULL, 0, &t, &info), 0);
+    fclose(r);
+    /* s.f = 4, the handshake, the end, v = 0 (no initial dump: no state before them) */
+    ck_assert_uint_eq(t.nsteps, 4);
+    int sf = ex_trace_find(&t, "P[1]:s.f"), y = ex_trace_find(&t, "P[1]:y");
+    int v = ex_trace_find(&t, "Q[0]:v");
+    ck_assert_int_ge(sf, 0);
+    ck_assert_int_ge(y, 0);
+    ck_assert_int_ge(v, 0);
+    ck_assert_int_lt(ex_trace_find(&t, "P[2]:s.f"), 0);
+    ck_assert_int_eq(t.vars[v].v[1], 4); /* the receive's value is the handshake's */
+    char text[32];
+    const char *want_y[] = {"5", "5", "-", "-"};
+    for (size_t i = 0; i < t.nsteps; i++) {
+        ex_trace_value_text(&t, y, i, text, sizeof text);
+        ck_assert_str_eq(text, want_y[i]);
+        ck_assert_int_eq(ex_trace_defined(&t, sf, i), i < 2);
+    }
+    ck_assert_int_eq(t.vars[sf].v[2], 0); /* an ended process's slot reads 0, as in pan */
+    long *nums;
+    size_t n;
+    ck_assert_int_eq(ex_spin_positions(replay, &nums, &n), 0);
+    ck_assert_uint_eq(n, t.nsteps);
+    ck_assert_int_eq(nums[0], 2);
+    ck_assert_int_eq(nums[1], 5);
+    ck_assert_int_eq(nums[2], 7);
+    free(nums);
+    ex_spin_info_free(&info);
+    ex_trace_free(&t);
+}
+END_TEST
+
+/* mtype names compute with SPIN's numbers (P8-10): each declaration from its last name,
+ * after the same mtype's earlier declarations; an `mtype:m` from 1 on its own. */
+START_TEST(spin_mtype_numbers)
+{
+    ex_trace t;
+    ex_trace_init(&t);
+    ck_assert_int_eq(ex_spin_mtypes("mtype = { red, green, blue };\nmtype:f = { apple, pear };\n"
+                                    "mtype = {cyan,magenta}\nmtype:f = { plum }",
+                                    &t),
+                     0);
+    const char *names[] = {"red", "green", "blue", "cyan", "magenta", "apple", "pear", "plum"};
+    const int64_t want[] = {3, 2, 1, 5, 4, 2, 1, 3};
+    for (int i = 0; i < 8; i++) {
+        int64_t code = ex_trace_find_sym(&t, names[i]);
+        ck_assert_int_ge(code, EX_SYM_BASE);
+        ck_assert_int_eq(ex_trace_eval_value(&t, code), want[i]);
+    }
+    ck_assert_int_eq(ex_trace_eval_value(&t, 7), 7);
+    ex_trace_free(&t);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("inputs");
@@ -512,6 +588,8 @@ int main(void)
     tcase_add_test(tc, trail_lines_are_checked);
     tcase_add_test(tc, spin_values_of_any_size);
     tcase_add_test(tc, spin_meta_linear);
+    tcase_add_test(tc, spin_positions_ends_and_struct_names);
+    tcase_add_test(tc, spin_mtype_numbers);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
