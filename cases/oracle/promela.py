@@ -614,10 +614,14 @@ class Proc:
         # statements there, atomic sequences included)
         self.escapes = {}
         self.unless_depth = 0
+        self.pinned = []
         entry = self.new_loc()
         self.END = self.new_loc()
         self.compile_seq(body, entry, self.END, None)
         self.resolve_gotos()
+        for loc, esc in self.pinned:
+            self.escapes[loc].remove(esc)
+            self.escapes[loc].insert(0, esc)
 
     def resolve_gotos(self):
         where = {}
@@ -719,11 +723,19 @@ class Proc:
                 head = st["esc"][0]
                 while head["k"] == "block":
                     head = head["body"][0]
-                if head["k"] not in ("expr", "assign", "assert"):
+                if head["k"] not in ("expr", "assign", "assert", "dstep"):
                     raise PromelaError("line %d: an escape starts with a guard, an assignment "
                                        "or an assert in the subset" % st["line"])
                 for loc in body:
                     self.escapes.setdefault(loc, []).insert(0, esc)
+                if st["labels"]:
+                    # SPIN 6.5.2: at the entry of a *labelled* unless its own
+                    # escape comes before those of the unless around it
+                    # (`L: { ... } unless { E1 }` inside `{ ... } unless
+                    # { E2 }`: pan.t lists E1's copy first there, E2's first
+                    # at the body's other locations; checked with pan -d and
+                    # stock pan's state counts, README "Unless")
+                    self.pinned.append((src, esc))
             elif st["k"] == "else":
                 self.trans[src].append(("else", None, dst))
             elif st["k"] == "expr":
