@@ -363,7 +363,7 @@ class Gen:
             buffered = [c for c in self.chans if c[1] > 0]
             if XRXS:
                 buffered = [c for c in buffered if self.may_poll(c[0])]
-            if buffered and (not self.my_roles or r.random() < 0.12):
+            if buffered and (not self.my_roles or r.random() < (0.3 if XRXS else 0.12)):
                 return ["%s(%s)" % (self.maybe_label(prefix, 0.3), self.chan_guard())]
             if not self.my_roles:
                 return [self.assign(prefix)]

@@ -614,14 +614,12 @@ class Proc:
         # statements there, atomic sequences included)
         self.escapes = {}
         self.unless_depth = 0
-        self.pinned = []
+        self.pinned = set()
         entry = self.new_loc()
         self.END = self.new_loc()
         self.compile_seq(body, entry, self.END, None)
         self.resolve_gotos()
-        for loc, esc in self.pinned:
-            self.escapes[loc].remove(esc)
-            self.escapes[loc].insert(0, esc)
+        # (self.pinned: the locations where all escapes are one group)
 
     def resolve_gotos(self):
         where = {}
@@ -729,13 +727,14 @@ class Proc:
                 for loc in body:
                     self.escapes.setdefault(loc, []).insert(0, esc)
                 if st["labels"]:
-                    # SPIN 6.5.2: at the entry of a *labelled* unless its own
-                    # escape comes before those of the unless around it
-                    # (`L: { ... } unless { E1 }` inside `{ ... } unless
-                    # { E2 }`: pan.t lists E1's copy first there, E2's first
-                    # at the body's other locations; checked with pan -d and
-                    # stock pan's state counts, README "Unless")
-                    self.pinned.append((src, esc))
+                    # SPIN 6.5.2: the entry of a *labelled* unless is a state
+                    # of its own whose transitions pan.t copies from the body's
+                    # first state, and there every escape copy carries the same
+                    # escape tag (pan -d prints one "org" for all), so pan
+                    # explores every executable escape of every level there,
+                    # none of the body's moves if one is (README "Unless";
+                    # pan -d and stock pan's state counts, VERBOSE traces)
+                    self.pinned.add(src)
             elif st["k"] == "else":
                 self.trans[src].append(("else", None, dst))
             elif st["k"] == "expr":
@@ -1201,8 +1200,13 @@ class Model:
         """The steps of the first escape (outermost first) watching process
         i's location loc that has any, as _raw yields them (from the escape's
         entry location, with its event), or []."""
-        for e in self.procs[i].escapes.get(loc, ()):
-            got = list(self._loc_steps(i, e, locs, vals, env or self.env(vals, i)))
+        p = self.procs[i]
+        env = env or self.env(vals, i)
+        if loc in p.pinned:
+            # one group: every executable escape of every level
+            return [st for e in p.escapes[loc] for st in self._loc_steps(i, e, locs, vals, env)]
+        for e in p.escapes.get(loc, ()):
+            got = list(self._loc_steps(i, e, locs, vals, env))
             if got:
                 return got
         return []
