@@ -256,7 +256,11 @@ class Gen:
             if XRXS:
                 # one sender, one receiver; xr by the receiver, xs by the sender
                 y = r.random()
-                self.xrxs[name] = {"xr", "xs"} if y < 0.6 else {"xr"} if y < 0.8 else {"xs"}
+                self.xrxs[name] = {"xr", "xs"} if y < 0.4 else {"xr"} if y < 0.7 else {"xs"}
+                if cap == 0 and r.random() < 0.4:
+                    # more buffered channels: the polls are on them
+                    cap = r.randint(1, 2)
+                    self.chans[-1] = (name, cap, fields)
                 continue
             if others and x < 0.3:
                 # a second sender (rendezvous: never a receiver too)
@@ -344,7 +348,7 @@ class Gen:
             cands = [(c, self.may_poll(c[0])) for c in self.chans if c[1] > 0]
             cands = [x for x in cands if x[1]]
             (name, cap, fields), ops = r.choice(cands)
-            op = r.choice(ops)
+            op = "poll" if "poll" in ops and r.random() < 0.3 else r.choice(ops)
             if op == "len":
                 return "len(%s) %s %d" % (name, r.choice(["==", "<", ">"]), r.randint(0, cap))
             if op == "poll":
@@ -363,7 +367,7 @@ class Gen:
             buffered = [c for c in self.chans if c[1] > 0]
             if XRXS:
                 buffered = [c for c in buffered if self.may_poll(c[0])]
-            if buffered and (not self.my_roles or r.random() < (0.3 if XRXS else 0.12)):
+            if buffered and (not self.my_roles or r.random() < (0.35 if XRXS else 0.12)):
                 return ["%s(%s)" % (self.maybe_label(prefix, 0.3), self.chan_guard())]
             if not self.my_roles:
                 return [self.assign(prefix)]
