@@ -48,6 +48,21 @@ The subset
   atomic sequences is modelled (merge_chains; gen.py keeps only models whose
   pan.m merges exactly that).  README "Atomic sequences".
 
+* ``{ A } unless { B }`` (ORACLE_GEN_UNLESS models; README "Unless"): while
+  the process is at a location of A (its entry included, nested statements
+  and the escapes of inner unless included), B's first statement is tried
+  first and, when executable, moves instead of A's statements (the escape's
+  move carries the label of B's entry, which SPIN allows none on, so it is
+  silent); nested: the outermost executable escape moves, except at the entry
+  of a *labelled* unless, where every executable escape of every level may
+  (pan.t's escape tags); when A ends normally the process goes on after the
+  unless, unwatched.  No statement merging inside A (SPIN merges none there).
+  Not modelled: pan -J (innermost first), an unless inside an atomic
+  sequence or d_step, an escape headed by a send or receive;
+* ``local byte g;`` (a global, SPIN's hint for its reduction: a plain global
+  here), ``xr q; xs q;`` at the top of a proctype (hints: no semantics), and
+  the receive poll ``q?[c]`` in expressions (true iff q's head matches).
+
 SPIN semantics modelled here (checked against stock pan by crosscheck.py):
 * one step = one basic statement of one process (interleaving);
 * the options of ``if``/``do`` all start at the location of the compound;
