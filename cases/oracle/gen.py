@@ -33,7 +33,7 @@ import sys
 import tempfile
 
 from oracle import Oracle
-from promela import Model, chains_agree, pan_m_chains
+from promela import PAN_M_CASE, PAN_M_MERGE, Model, chains_agree, pan_m_chains
 
 # ORACLE_GEN_MAX_STATES lets a longer exploratory run draw bigger models.
 MAX_STATES = int(os.environ.get("ORACLE_GEN_MAX_STATES", "1500"))
@@ -803,6 +803,45 @@ def spin_accepts(text):
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+def local_merges(text, model):
+    """ORACLE_GEN_LOCALS2: whether SPIN's pan.m merges, outside what
+    promela.merge_chains models (atomic sequences), a statement that names a
+    global declared ``local``.  SPIN believes the tag there too: it merges
+    `(!c); assert(a != 1)` with a, c `local` into one move, although another
+    process writes a, which removes interleavings the oracle keeps (and a
+    `do :: true -> b = 2 ...` becomes a self-loop pan refuses to run).  Such
+    candidates are dropped: found/local_merge.pml (README "local globals")."""
+    local = set(re.findall(r"^local \w+ (\w+)", text, re.M))
+    if not local:
+        return False
+    tmp = tempfile.mkdtemp(prefix="oracle-gen-")
+    try:
+        with open(os.path.join(tmp, "model.pml"), "w") as f:
+            f.write(text)
+        p = subprocess.run(["spin", "-a", "model.pml"], cwd=tmp, capture_output=True,
+                           text=True, timeout=60)
+        if not os.path.exists(os.path.join(tmp, "pan.m")):
+            return True
+        with open(os.path.join(tmp, "pan.m")) as f:
+            pan_m = f.read()
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    mine = {(p.name, line) for p in model.procs for line in p.line_chains}
+    parts = re.split(r"/\* (PROC|CLAIM) ", pan_m)
+    for kind, part in zip(parts[1::2], parts[2::2]):
+        if kind != "PROC":
+            continue
+        name = part.split()[0]
+        cases = PAN_M_CASE.split(part)
+        for k in range(1, len(cases), 2):
+            if (name, int(cases[k])) in mine:
+                continue
+            for t in PAN_M_MERGE.findall(cases[k + 1]):
+                if set(re.findall(r"[A-Za-z_]\w*", t)) & local:
+                    return True
+    return False
+
+
 def merges_predicted(text, model):
     """ORACLE_GEN_ATOMIC: whether SPIN accepts the model and its pan.m merges
     exactly what promela.merge_chains predicts: on each line of an atomic
@@ -850,6 +889,8 @@ def generate(seed):
         if (UNLESS or XRXS or LOCALS2) and not ATOMIC and not spin_accepts(text):
             continue
         if UNLESS and not any(p.escapes for p in m.procs):
+            continue
+        if LOCALS2 and local_merges(text, m):
             continue
         return text
     raise SystemExit("gen.py: no small model for seed %s" % seed)
