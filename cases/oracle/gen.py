@@ -507,6 +507,10 @@ class Gen:
                 # not modelled, so the label goes
                 lab = ""
         g = r.choice(sorted(self.vars))
+        if self.lvars and r.random() < 0.25:
+            # (ORACLE_GEN_LOCALS) an escape the process itself enables: a
+            # guard on one of its locals, which SPIN's reduction calls safe
+            g = r.choice(sorted(self.lvars))
         esc = ["(%s)" % self.atom(g)]
         x = r.random()
         if x < 0.8:
