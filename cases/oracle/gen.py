@@ -26,13 +26,14 @@ purpose.
 
 import os
 import random
+import re
 import shutil
 import subprocess
 import sys
 import tempfile
 
 from oracle import Oracle
-from promela import Model, chains_agree, pan_m_chains
+from promela import PAN_M_CASE, PAN_M_MERGE, Model, chains_agree, pan_m_chains
 
 # ORACLE_GEN_MAX_STATES lets a longer exploratory run draw bigger models.
 MAX_STATES = int(os.environ.get("ORACLE_GEN_MAX_STATES", "1500"))
@@ -85,6 +86,31 @@ NESTED = os.environ.get("ORACLE_GEN_NESTED") == "1"
 # "A receive into a narrower variable"), so crosscheck.py cannot vouch for
 # these models; pan -C puts the message back and must agree with the oracle.
 NARROW = CHAN and os.environ.get("ORACLE_GEN_NARROW") == "1"
+# ORACLE_GEN_UNLESS=1: some process bodies (a run of their statements) and
+# some if/do option bodies (after the option's guard) become
+# ``L: { body } unless { (g == 1) -> E: c = 2 }``: an escape headed by a guard
+# on a global, now and then nested (an unless inside the body of another).
+# SPIN refuses a label on the escape's guard ("cannot jump to the guard of an
+# escape") and on the first statement inside a block ("label placed
+# incorrectly"), so the escape's first move is silent and a label of the
+# body's first statement goes before the block.  Without it the draws, and so
+# every other family's models, are exactly those of before.
+UNLESS = os.environ.get("ORACLE_GEN_UNLESS") == "1"
+# ORACLE_GEN_LOCALS2=1: a share of the globals is declared with SPIN's
+# ``local`` tag (``local byte a;``), the hint that one process alone uses
+# them, which pan's reduction believes and nothing checks; here every process
+# may read and write them as before, so a move SPIN takes as safe names a
+# global that others use (pancause makes such moves visible).
+LOCALS2 = os.environ.get("ORACLE_GEN_LOCALS2") == "1"
+# ORACLE_GEN_XRXS=1 (implies ORACLE_GEN_CHAN's channels): every channel has
+# exactly one sender and one receiver process, which declare it ``xs`` and
+# ``xr`` (both, or one of them), and the channel polls are those pan's DFS
+# accepts: the declaring side polls freely (len, empty, nempty, full, nfull,
+# q?[c]), the other side of a declared channel only with nfull (the sender of
+# an xr channel) or nempty (the receiver of an xs one), a third process and the
+# ltl formula not at all (pan: "xr assertion violated", README "xr/xs").
+XRXS = os.environ.get("ORACLE_GEN_XRXS") == "1"
+CHAN = CHAN or XRXS
 
 
 class Gen:
@@ -100,6 +126,8 @@ class Gen:
         self.my_roles = []    # the roles of the process being written
         self.used_roles = set()  # those it played so far
         self.mvars = {}       # its locals that receives write (name -> type)
+        self.xrxs = {}        # ORACLE_GEN_XRXS: channel -> {"xr", "xs"} declared
+        self.pid = 0          # the process being written
 
     # -- variables and expressions
     def make_vars(self):
@@ -225,6 +253,15 @@ class Gen:
             self.roles[rcv].append((name, "recv"))
             others = [i for i in range(nprocs) if i not in (snd, rcv)]
             x = r.random()
+            if XRXS:
+                # one sender, one receiver; xr by the receiver, xs by the sender
+                y = r.random()
+                self.xrxs[name] = {"xr", "xs"} if y < 0.4 else {"xr"} if y < 0.7 else {"xs"}
+                if cap == 0 and r.random() < 0.4:
+                    # more buffered channels: the polls are on them
+                    cap = r.randint(1, 2)
+                    self.chans[-1] = (name, cap, fields)
+                continue
             if others and x < 0.3:
                 # a second sender (rendezvous: never a receiver too)
                 self.roles[others[0]].append((name, "send"))
@@ -293,9 +330,31 @@ class Gen:
                     else ("true", [self.assign(prefix)]))
         return self.render("if", "fi", "", opts)
 
+    def may_poll(self, name):
+        """ORACLE_GEN_XRXS: the polls this process may make on channel name
+        without breaking an xr/xs declaration (pan's DFS checks them)."""
+        mine = {role for ch, role in self.roles[self.pid] if ch == name}
+        decl = self.xrxs.get(name, set())
+        if "recv" in mine:
+            return ["nempty"] if "xs" in decl else ["len", "empty", "nempty", "full", "nfull", "poll"]
+        if "send" in mine:
+            return ["nfull"] if "xr" in decl else ["len", "empty", "nempty", "full", "nfull", "poll"]
+        return [] if decl else ["len", "empty", "nempty", "full", "nfull", "poll"]
+
     def chan_guard(self):
         """A condition on a buffered channel's length."""
         r = self.rng
+        if XRXS:
+            cands = [(c, self.may_poll(c[0])) for c in self.chans if c[1] > 0]
+            cands = [x for x in cands if x[1]]
+            (name, cap, fields), ops = r.choice(cands)
+            op = "poll" if "poll" in ops and r.random() < 0.3 else r.choice(ops)
+            if op == "len":
+                return "len(%s) %s %d" % (name, r.choice(["==", "<", ">"]), r.randint(0, cap))
+            if op == "poll":
+                return "%s?[%s]" % (name, ",".join(self.field_value(t, allow_var=False)
+                                                  for t in fields))
+            return "%s(%s)" % (op, name)
         name, cap, _ = r.choice([c for c in self.chans if c[1] > 0])
         x = r.random()
         if x < 0.4:
@@ -306,7 +365,9 @@ class Gen:
         r = self.rng
         if role is None:
             buffered = [c for c in self.chans if c[1] > 0]
-            if buffered and (not self.my_roles or r.random() < 0.12):
+            if XRXS:
+                buffered = [c for c in buffered if self.may_poll(c[0])]
+            if buffered and (not self.my_roles or r.random() < (0.35 if XRXS else 0.12)):
                 return ["%s(%s)" % (self.maybe_label(prefix, 0.3), self.chan_guard())]
             if not self.my_roles:
                 return [self.assign(prefix)]
@@ -400,11 +461,15 @@ class Gen:
                 body += self.compound(prefix, depth + 1)
             else:
                 body += self.simple(prefix)
-        return self.no_jump_into_dstep(prefix, body)
+        body = self.no_jump_into_dstep(prefix, body)
+        if UNLESS and r.random() < 0.2:
+            # the option's body after its guard, under an escape
+            body = self.unless_stmt(prefix, body)
+        return body
 
     @staticmethod
     def is_compound(st):
-        return st.split("\n")[0].split(": ")[-1] in ("if", "do")
+        return st.split("\n")[0].split(": ")[-1] in ("if", "do", "{")
 
     def no_jump_into_dstep(self, prefix, seq):
         """SPIN rejects a jump into a d_step ("jump into d_step sequence"):
@@ -413,6 +478,59 @@ class Gen:
             if "d_step" in seq[i] and self.is_compound(seq[i - 1]):
                 seq[i] = self.assign(prefix)
         return seq
+
+    @staticmethod
+    def starts_with_do(st):
+        """Whether statement st (text) starts with a do loop, inside blocks."""
+        for line in st.splitlines():
+            line = re.sub(r"^([A-Za-z_]\w*): ", "", line.strip())
+            if line != "{":
+                return line == "do"
+        return False
+
+    def unless_stmt(self, prefix, body):
+        """ORACLE_GEN_UNLESS: ``{ body } unless { escape }`` as one statement.
+        The escape is headed by a guard on a global (SPIN allows no label
+        there), then an assignment (often labelled: an event after the
+        escape's silent first move), sometimes a second one, or nothing."""
+        r = self.rng
+        body = list(body)
+        lab = ""
+        m = re.match(r"([A-Za-z_]\w*): ", body[0])
+        if m:
+            # "label placed incorrectly" inside the block: it goes before it
+            lab = m.group(0)
+            body[0] = body[0][len(lab):]
+            if self.starts_with_do(body[0]):
+                # SPIN gives `L: { do ... od }` an entry state of its own that
+                # the loop does not come back to (only the first round is L):
+                # not modelled, so the label goes
+                lab = ""
+        g = r.choice(sorted(self.vars))
+        if self.lvars and r.random() < 0.25:
+            # (ORACLE_GEN_LOCALS) an escape the process itself enables: a
+            # guard on one of its locals, which SPIN's reduction calls safe
+            g = r.choice(sorted(self.lvars))
+        esc = ["(%s)" % self.atom(g)]
+        x = r.random()
+        if x < 0.8:
+            if r.random() < 0.5:
+                v, c = r.choice(self.hazard_atoms)
+                esc.append(self.assign(prefix, 0.6, v, c))
+            else:
+                esc.append(self.assign(prefix, 0.6))
+            if x < 0.25:
+                esc.append(self.assign(prefix, 0.4))
+        lines = [lab + "{"]
+        for n, st in enumerate(body):
+            sl = st.splitlines()
+            if n + 1 < len(body):
+                sl[-1] += ";"
+            lines.extend("  " + l for l in sl)
+        lines.append("} unless {")
+        lines.append("  " + " -> ".join([esc[0], "; ".join(esc[1:])]) if esc[1:] else "  " + esc[0])
+        lines.append("}")
+        return ["\n".join(lines)]
 
     def ifstmt(self, prefix, depth):
         r = self.rng
@@ -504,6 +622,7 @@ class Gen:
         r = self.rng
         stmts = []
         self.lvars = {}
+        self.pid = pid
         if CHAN:
             self.my_roles = self.roles[pid]
             self.used_roles = set()
@@ -537,6 +656,18 @@ class Gen:
                     k = r.randint(0, len(stmts))
                     stmts[k:k] = self.chan_stmt(prefix, role)
         stmts = self.no_jump_into_dstep(prefix, stmts)
+        if UNLESS and r.random() < 0.65:
+            # a run of the body's statements under an escape, maybe nested
+            i = r.randint(0, len(stmts) - 1)
+            j = r.randint(i + 1, len(stmts))
+            body = stmts[i:j]
+            if len(body) >= 2 and r.random() < 0.35:
+                k = r.randint(0, len(body) - 1)
+                l = r.randint(k + 1, len(body))
+                body[k:l] = self.unless_stmt(prefix, body[k:l])
+                body = self.no_jump_into_dstep(prefix, body)
+            stmts[i:j] = self.unless_stmt(prefix, body)
+            stmts = self.no_jump_into_dstep(prefix, stmts)
         if (self.goto_left > 0 and r.random() < 0.5 and not self.is_compound(stmts[0])
                 and "d_step" not in stmts[0]):
             # the whole body repeats: goto back to its (labelled) first statement
@@ -549,6 +680,11 @@ class Gen:
                 stmts[0] = "%s: %s" % (target, first)
             stmts.append("goto %s" % target)
         lines = ["active proctype %s() {" % name]
+        if XRXS:
+            for ch, role in sorted(set(self.my_roles)):
+                kw = "xs" if role == "send" else "xr"
+                if kw in self.xrxs.get(ch, ()):
+                    lines.append("  %s %s;" % (kw, ch))
         if LOCALS:
             # the loop counters of this process are its locals too
             mine = self.counters[ncount:]
@@ -589,7 +725,7 @@ class Gen:
             self.hazard_atoms.append((v, c))
         self.hazard = (" || " if r.random() < 0.2 else " && ").join(
             self.atom(v, c, False) for v, c in self.hazard_atoms)
-        if CHAN and any(c[1] > 0 for c in self.chans) and r.random() < 0.2:
+        if CHAN and any(c[1] > 0 for c in self.chans) and r.random() < 0.2 and not XRXS:
             name, cap, _ = r.choice([c for c in self.chans if c[1] > 0])
             self.hazard = "(%s) && len(%s) == %d" % (self.hazard, name, r.randint(1, cap))
         if NESTED and self.kind == "ltl":
@@ -604,7 +740,12 @@ class Gen:
         decl = []
         for name, cap, fields in self.chans:
             decl.append("chan %s = [%d] of { %s };" % (name, cap, ", ".join(fields)))
+        local = set()
+        if LOCALS2:
+            # SPIN's `local` tag on some globals (at least one)
+            local = {v for v in self.vars if r.random() < 0.5} or {r.choice(sorted(self.vars))}
         for v, t in self.vars.items():
+            t = ("local " + t) if v in local else t
             if r.random() < 0.15:
                 decl.append("%s %s = %s;" % (t, v, self.const(v, r.choice(self.dom(v)[1:]))))
             else:
@@ -650,6 +791,61 @@ class Gen:
         self.formula = "[] ((%s) -> ((!(%s) U (%s)) || [] !(%s)))" % (p, q, rel, q)
 
 
+def spin_accepts(text):
+    """Whether spin -a writes pan.c without an error message (SPIN prints
+    some errors, e.g. a label it cannot place in an unless, and exits 1;
+    others and still writes pan.c)."""
+    tmp = tempfile.mkdtemp(prefix="oracle-gen-")
+    try:
+        with open(os.path.join(tmp, "model.pml"), "w") as f:
+            f.write(text)
+        p = subprocess.run(["spin", "-a", "model.pml"], cwd=tmp, capture_output=True,
+                           text=True, timeout=60)
+        return p.returncode == 0 and "rror" not in p.stdout + p.stderr and \
+            os.path.exists(os.path.join(tmp, "pan.c"))
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def local_merges(text, model):
+    """ORACLE_GEN_LOCALS2: whether SPIN's pan.m merges, outside what
+    promela.merge_chains models (atomic sequences), a statement that names a
+    global declared ``local``.  SPIN believes the tag there too: it merges
+    `(!c); assert(a != 1)` with a, c `local` into one move, although another
+    process writes a, which removes interleavings the oracle keeps (and a
+    `do :: true -> b = 2 ...` becomes a self-loop pan refuses to run).  Such
+    candidates are dropped: found/local_merge.pml (README "local globals")."""
+    local = set(re.findall(r"^local \w+ (\w+)", text, re.M))
+    if not local:
+        return False
+    tmp = tempfile.mkdtemp(prefix="oracle-gen-")
+    try:
+        with open(os.path.join(tmp, "model.pml"), "w") as f:
+            f.write(text)
+        p = subprocess.run(["spin", "-a", "model.pml"], cwd=tmp, capture_output=True,
+                           text=True, timeout=60)
+        if not os.path.exists(os.path.join(tmp, "pan.m")):
+            return True
+        with open(os.path.join(tmp, "pan.m")) as f:
+            pan_m = f.read()
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    mine = {(p.name, line) for p in model.procs for line in p.line_chains}
+    parts = re.split(r"/\* (PROC|CLAIM) ", pan_m)
+    for kind, part in zip(parts[1::2], parts[2::2]):
+        if kind != "PROC":
+            continue
+        name = part.split()[0]
+        cases = PAN_M_CASE.split(part)
+        for k in range(1, len(cases), 2):
+            if (name, int(cases[k])) in mine:
+                continue
+            for t in PAN_M_MERGE.findall(cases[k + 1]):
+                if set(re.findall(r"[A-Za-z_]\w*", t)) & local:
+                    return True
+    return False
+
+
 def merges_predicted(text, model):
     """ORACLE_GEN_ATOMIC: whether SPIN accepts the model and its pan.m merges
     exactly what promela.merge_chains predicts: on each line of an atomic
@@ -693,6 +889,12 @@ def generate(seed):
         if (not mins or mins == [(0,) * len(m.events)]) and rng.random() < 0.75:
             continue
         if ATOMIC and not merges_predicted(text, m):
+            continue
+        if (UNLESS or XRXS or LOCALS2) and not ATOMIC and not spin_accepts(text):
+            continue
+        if UNLESS and not any(p.escapes for p in m.procs):
+            continue
+        if LOCALS2 and local_merges(text, m):
             continue
         return text
     raise SystemExit("gen.py: no small model for seed %s" % seed)

@@ -48,6 +48,21 @@ The subset
   atomic sequences is modelled (merge_chains; gen.py keeps only models whose
   pan.m merges exactly that).  README "Atomic sequences".
 
+* ``{ A } unless { B }`` (ORACLE_GEN_UNLESS models; README "Unless"): while
+  the process is at a location of A (its entry included, nested statements
+  and the escapes of inner unless included), B's first statement is tried
+  first and, when executable, moves instead of A's statements (the escape's
+  move carries the label of B's entry, which SPIN allows none on, so it is
+  silent); nested: the outermost executable escape moves, except at the entry
+  of a *labelled* unless, where every executable escape of every level may
+  (pan.t's escape tags); when A ends normally the process goes on after the
+  unless, unwatched.  No statement merging inside A (SPIN merges none there).
+  Not modelled: pan -J (innermost first), an unless inside an atomic
+  sequence or d_step, an escape headed by a send or receive;
+* ``local byte g;`` (a global, SPIN's hint for its reduction: a plain global
+  here), ``xr q; xs q;`` at the top of a proctype (hints: no semantics), and
+  the receive poll ``q?[c]`` in expressions (true iff q's head matches).
+
 SPIN semantics modelled here (checked against stock pan by crosscheck.py):
 * one step = one basic statement of one process (interleaving);
 * the options of ``if``/``do`` all start at the location of the compound;
@@ -210,6 +225,17 @@ class Parser:
         t = self.next()
         if t[0] == "num":
             return ("num", t[1])
+        if t[0] == "id" and self.is_op("?") and self.is_op("[", 1):
+            # q?[args]: a receive poll (ORACLE_GEN_XRXS): true iff q?args
+            # could be executed now; it changes nothing
+            self.next()
+            self.next()
+            args = [self.recv_arg()]
+            while self.is_op(","):
+                self.next()
+                args.append(self.recv_arg())
+            self.expect_op("]")
+            return ("poll", t[1], tuple(args))
         if t[0] == "id" and t[1] in CHAN_FUNCS and self.is_op("("):
             # len(q): the number of messages in channel q; empty(q), nempty(q),
             # full(q), nfull(q): its predicates (ORACLE_GEN_CHAN models; the
@@ -250,8 +276,17 @@ class Parser:
             self.next()
         line = self.peek()[2]
         st = self.stmt()
-        st["labels"] = labels
         st["line"] = line
+        while self.is_id("unless"):
+            # A unless B (ORACLE_GEN_UNLESS; README "Unless"): B's first
+            # statement has priority over every statement of A while the process
+            # is inside A.  The labels before A belong to the whole, which
+            # starts where A starts.
+            self.next()
+            esc = self.step()
+            st.setdefault("labels", [])
+            st = {"k": "unless", "body": [st], "esc": [esc], "line": line}
+        st["labels"] = labels
         return st
 
     def options(self, closer):
@@ -266,6 +301,12 @@ class Parser:
 
     def stmt(self):
         t = self.peek()
+        if t[0] == "op" and t[1] == "{":
+            # { seq }: a plain block (the body or escape of an unless)
+            self.next()
+            body = self.sequence(["}"])
+            self.expect_op("}")
+            return {"k": "block", "body": body}
         if t[0] == "id":
             w = t[1]
             if w == "if":
@@ -320,7 +361,7 @@ class Parser:
                     self.next()
                     es.append(self.expr())
                 return {"k": "send", "ch": w, "e": es[0], "es": es}
-            if self.is_op("?", 1):
+            if self.is_op("?", 1) and not self.is_op("[", 2):
                 # q?v, q?CONST, q?a,b: receive; "args" lists each field as
                 # ("var", name) (stored there) or ("num", c) (the message's field
                 # must equal c); "v" is the first field's variable (None if a
@@ -416,7 +457,15 @@ class Parser:
         model = {"vars": [], "procs": [], "ltl": None, "chans": [], "chan_fields": {}}
         while self.peek()[0] != "eof":
             t = self.peek()
-            if t[0] == "id" and t[1] in TYPES:
+            if t[0] == "id" and t[1] == "local" and self.peek(1)[0] == "id" and \
+                    self.peek(1)[1] in TYPES:
+                # local byte g;: a global that SPIN's reduction takes for one
+                # process's own (ORACLE_GEN_LOCALS2); a plain global here
+                self.next()
+                decl = self.declaration()
+                model["vars"] += decl
+                model.setdefault("local_globals", []).extend(d[0] for d in decl)
+            elif t[0] == "id" and t[1] in TYPES:
                 model["vars"] += self.declaration()
             elif t[0] == "id" and t[1] == "chan":
                 # chan q = [k] of { type [, type] }: a global channel; k = 0 is a
@@ -452,11 +501,23 @@ class Parser:
                 self.expect_op(")")
                 self.expect_op("{")
                 local = []
-                while self.is_id() and self.peek()[1] in TYPES:
-                    local += self.declaration()
+                xrxs = []
+                while self.is_id() and (self.peek()[1] in TYPES or self.peek()[1] in ("xr", "xs")):
+                    if self.peek()[1] in TYPES:
+                        local += self.declaration()
+                        continue
+                    # xr q; / xs q, r;: channel assertions (ORACLE_GEN_XRXS):
+                    # hints to pan's partial order reduction, no semantics here
+                    kw = self.next()[1]
+                    xrxs.append((kw, self.expect_id()))
+                    while self.is_op(","):
+                        self.next()
+                        xrxs.append((kw, self.expect_id()))
+                    self.expect_op(";")
                 body = self.sequence(["}"])
                 self.expect_op("}")
-                model["procs"].append({"name": name, "body": body, "locals": local})
+                model["procs"].append({"name": name, "body": body, "locals": local,
+                                       "xrxs": xrxs})
             elif t[0] == "id" and t[1] == "ltl":
                 self.next()
                 if self.is_id():
@@ -487,6 +548,11 @@ def eval_expr(e, env):
         if e[1] not in env:
             raise PromelaError("unknown variable %s" % e[1])
         return env[e[1]]
+    if k == "poll":  # q?[args]: the head matches args' constants
+        q = env.get(e[1])
+        if not isinstance(q, tuple):
+            raise PromelaError("poll of %s, which is no channel" % e[1])
+        return int(bool(q) and all(a[0] == "var" or a[1] == f for a, f in zip(e[2], q[0])))
     if k in CHAN_FUNCS:  # a channel's value is the tuple of its messages
         if e[1] not in env or not isinstance(env[e[1]], tuple):
             raise PromelaError("%s of %s, which is no channel" % (k, e[1]))
@@ -557,10 +623,18 @@ class Proc:
         self.inner = set()
         self.tails = {}
         self.line_chains = {}
+        # unless (README "Unless"): loc -> the entry locations of the escapes
+        # that watch it, outermost first (SPIN's priority without -J);
+        # unless_depth > 0 while an unless body is compiled (SPIN merges no
+        # statements there, atomic sequences included)
+        self.escapes = {}
+        self.unless_depth = 0
+        self.pinned = set()
         entry = self.new_loc()
         self.END = self.new_loc()
         self.compile_seq(body, entry, self.END, None)
         self.resolve_gotos()
+        # (self.pinned: the locations where all escapes are one group)
 
     def resolve_gotos(self):
         where = {}
@@ -628,7 +702,7 @@ class Proc:
             if st["k"] in ("if", "do"):
                 for opt in st["opts"]:
                     first = opt[0]
-                    if first["k"] in ("if", "do", "break"):
+                    if first["k"] in ("if", "do", "break", "unless", "block"):
                         raise PromelaError("line %d: %s as first statement of an option is "
                                            "not in the subset" % (first["line"], first["k"]))
                     if first["labels"]:
@@ -641,6 +715,41 @@ class Proc:
                 elses = [t for t in self.trans[src] if t[0] == "else"]
                 if len(elses) > 1:
                     raise PromelaError("line %d: more than one else" % st["line"])
+            elif st["k"] == "block":
+                self.compile_seq(st["body"], src, dst, brk)
+            elif st["k"] == "unless":
+                # the body from src to dst; every location of it (src, the
+                # locations its compilation creates, those of inner unless
+                # escapes included) is watched by the escape, whose entry is a
+                # location of its own that also ends at dst.  An enclosing
+                # unless, compiled around this one, puts its escape in front.
+                if src == dst:
+                    raise PromelaError("line %d: empty unless body" % st["line"])
+                first = len(self.trans)
+                self.unless_depth += 1
+                self.compile_seq(st["body"], src, dst, brk)
+                self.unless_depth -= 1
+                body = {src} | set(range(first, len(self.trans)))
+                body.discard(dst)
+                esc = self.new_loc()
+                self.compile_seq(st["esc"], esc, dst, brk)
+                head = st["esc"][0]
+                while head["k"] == "block":
+                    head = head["body"][0]
+                if head["k"] not in ("expr", "assign", "assert", "dstep"):
+                    raise PromelaError("line %d: an escape starts with a guard, an assignment "
+                                       "or an assert in the subset" % st["line"])
+                for loc in body:
+                    self.escapes.setdefault(loc, []).insert(0, esc)
+                if st["labels"]:
+                    # SPIN 6.5.2: the entry of a *labelled* unless is a state
+                    # of its own whose transitions pan.t copies from the body's
+                    # first state, and there every escape copy carries the same
+                    # escape tag (pan -d prints one "org" for all), so pan
+                    # explores every executable escape of every level there,
+                    # none of the body's moves if one is (README "Unless";
+                    # pan -d and stock pan's state counts, VERBOSE traces)
+                    self.pinned.add(src)
             elif st["k"] == "else":
                 self.trans[src].append(("else", None, dst))
             elif st["k"] == "expr":
@@ -658,7 +767,10 @@ class Proc:
                                            "and receives inside atomic" % inner["line"])
                 if self.inner & {src, dst}:
                     raise PromelaError("line %d: nested atomic" % st["line"])
-                body = merge_chains(st["body"], self.rendezvous)
+                # (SPIN merges nothing inside an unless body: checked with
+                # spin -a, pan.m has no merge there; gen.py's merges_predicted)
+                body = st["body"] if self.unless_depth else merge_chains(
+                    st["body"], self.rendezvous)
                 self.line_chains.setdefault(st["line"], []).extend(
                     len(x["tail"]) if x["k"] == "chain" else 0 for x in body)
                 first = len(self.trans)
@@ -1092,6 +1204,33 @@ class Model:
                     yield (i, loc, None, None, (locs[:i] + (DEAD,) + locs[i + 1:], tuple(nv)))
                 continue
             env = self.env(vals, i)
+            esc = self._escape_steps(i, loc, locs, vals, env) if p.escapes else None
+            if esc:
+                # an unless escape watching loc can move: it moves instead
+                yield from esc
+                continue
+            yield from self._loc_steps(i, loc, locs, vals, env)
+
+    def _escape_steps(self, i, loc, locs, vals, env=None):
+        """The steps of the first escape (outermost first) watching process
+        i's location loc that has any, as _raw yields them (from the escape's
+        entry location, with its event), or []."""
+        p = self.procs[i]
+        env = env or self.env(vals, i)
+        if loc in p.pinned:
+            # one group: every executable escape of every level
+            return [st for e in p.escapes[loc] for st in self._loc_steps(i, e, locs, vals, env)]
+        for e in p.escapes.get(loc, ()):
+            got = list(self._loc_steps(i, e, locs, vals, env))
+            if got:
+                return got
+        return []
+
+    def _loc_steps(self, i, loc, locs, vals, env):
+        """The steps of process i's transitions out of location loc (its
+        own location, or the entry of an escape watching it)."""
+        if True:
+            p = self.procs[i]
             scope = self.scopes[i]
             ev = p.event_of(loc)
             trs = p.trans[loc]
@@ -1270,6 +1409,8 @@ class Model:
                 loc = locs[i]
                 if loc in (DEAD,) or loc == p.END or self.pending(vals) is not None:
                     continue
+                if p.escapes.get(loc) and self._escape_steps(i, loc, locs, vals):
+                    continue  # the escape moves instead (it is in _steps)
                 for kind, pay, dst in p.trans[loc]:
                     if kind == "dstep" and any(st["k"] == "assert" for st in pay):
                         raise PromelaError("assert inside d_step: no state count with -A")
@@ -1331,7 +1472,7 @@ def expr_vars(e):
         return {e[1]}
     if e[0] == "num":
         return set()
-    if e[0] in CHAN_FUNCS:
+    if e[0] in CHAN_FUNCS or e[0] == "poll":
         return {e[1]}  # reads the channel
     out = set()
     for sub in e[1:]:

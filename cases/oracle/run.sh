@@ -11,6 +11,9 @@
 # ORACLE_GEN_NESTED=1: ltl hazards [] (p -> [] !q) and [] (p -> (!q U r || [] !q)),
 # whose SPIN never claims are nondeterministic; a pan -C result that says
 # INCOMPLETE on them fails the model (README "Nested safety formulas").
+# ORACLE_GEN_UNLESS=1, ORACLE_GEN_LOCALS2=1, ORACLE_GEN_XRXS=1: unless escapes,
+# globals declared `local`, xr/xs channels and polls (README "Unless, `local`
+# globals, xr/xs"); use them with ORACLE_POR=1.
 # Combines with the other ORACLE_GEN_* switches (all are read by gen.py).
 here=$(cd "$(dirname "$0")" && pwd)
 exec python3 "$here/batch.py" -j "${ORACLE_JOBS:-2}" "${1:-250}" "${2:-1}"
