@@ -153,8 +153,10 @@ static int replay_positions(const char *w, const char *model, const char *trail,
     if (!log)
         return u_oom(err);
     char *sp = u_spin();
-    char *argv[] = {sp,   "-t", "-p",          "-g",          "-l", "-w",
-                    "-b", "-k", (char *)trail, (char *)model, NULL};
+    /* -s: its "Sent" lines tell a rendezvous, which explain counts as one position
+     * with its receive (ex_spin_positions) */
+    char *argv[] = {sp,   "-t", "-p", "-s",          "-g",          "-l",
+                    "-w", "-b", "-k", (char *)trail, (char *)model, NULL};
     int rc = sp ? u_run(w, argv, log) : -1;
     free(sp);
     char *t = rc ? NULL : u_read_file(log, NULL, err);

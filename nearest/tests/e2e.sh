@@ -137,6 +137,11 @@ check_json "$work/include dir/o.json" 'j["exact"] and j["distance"] == 4'
 rc=$?
 [ $rc -eq 1 ] && grep -q "cannot write the standard output" "$d/full.err" && ok ||
     bad "stdout on /dev/full: rc $rc"
+# explain's dot after a rendezvous lands on the step whose value it explains
+stock rv_marks -a
+"$pc" nearest "$work/rv_marks/rv_marks.pml" --html "$work/rv_marks/n.html" --with-explain \
+    >"$work/rv_marks/out" 2>&1 && grep -q '{"step": 6, "kind": "dot", "label": "g"}' "$work/rv_marks/n.html" &&
+    ok || bad "rv_marks: explain's dot not on a's step 6 (g = 2)"
 # SIGTERM (timeout, a CI runner) and SIGHUP stop pan and remove the scratch directory
 # (the eighth probe's P8-12: pan ran on, orphaned, and the directory stayed)
 for sig in TERM HUP; do
