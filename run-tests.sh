@@ -36,7 +36,9 @@
 # sequences and claims beside rendezvous, and with merged atomic steps, DFS builds
 # (seeds ORACLE_SEED + 8000 .. and + 9000 ..); NEAREST_NESTED_MODELS (default 20)
 # nearest-oracle models whose hazard is a nested safety formula (a never claim that
-# guesses), every fourth a BFS build (seeds ORACLE_SEED + 10000 ..); FUZZ_TIME
+# guesses), every fourth a BFS build (seeds ORACLE_SEED + 10000 ..);
+# UNLESS_POR_ORACLE_MODELS (default 20) oracle models with unless, local globals, xr/xs
+# channels, atomic sequences and locals, POR on = off (seeds ORACLE_SEED + 43000 ..); FUZZ_TIME
 # (default 20) seconds per fuzzer.
 set -u
 cd "$(dirname "$0")"
@@ -136,6 +138,10 @@ lane_a() {
     suite "oracle: ${ATOMIC_NARROW_POR_ORACLE_MODELS:-20} models with atomic sequences, narrowing receives and locals, POR on = off = oracle" \
         env ORACLE_GEN_ATOMIC=1 ORACLE_GEN_NARROW=1 ORACLE_POR=1 ORACLE_GEN_LOCALS=1 ORACLE_PRUNE_EVERY=1000000 \
         cases/oracle/run.sh "${ATOMIC_NARROW_POR_ORACLE_MODELS:-20}" "$((${ORACLE_SEED:-1} + 22020))"
+    suite "oracle: ${UNLESS_POR_ORACLE_MODELS:-20} models with unless, local globals, xr/xs channels, atomic sequences and locals, POR on = off = oracle" \
+        env ORACLE_GEN_UNLESS=1 ORACLE_GEN_LOCALS2=1 ORACLE_GEN_XRXS=1 ORACLE_GEN_ATOMIC=1 ORACLE_POR=1 \
+        ORACLE_GEN_LOCALS=1 ORACLE_PRUNE_EVERY=1000000 \
+        cases/oracle/run.sh "${UNLESS_POR_ORACLE_MODELS:-20}" "$((${ORACLE_SEED:-1} + 43000))"
     suite "oracle: SPIN's statement merging inside atomic sequences = promela.merge_chains (its experiments, 100 random)" \
         python3 cases/oracle/mergecheck.py --random 100 "${ORACLE_SEED:-1}"
     suite "explain oracle: ${EXPLAIN_CASES:-1000} random formulas and traces against Definitions 1-4" \
