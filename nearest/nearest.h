@@ -98,6 +98,9 @@ typedef struct {
                                              it in a scratch directory, deleted after:
                                              the reports do not name its path */
     const char *json, *html, *good_trail; /* outputs, NULL when not asked for */
+    const char *model_name;               /* --model-name: how the reports name the
+                                             model (pancause nearest's: the user's path;
+                                             NULL: pan's own name for it) */
     const char *graph;                    /* --nearest-graph: write the recorded graph
                                              and values there instead of searching */
     long wp, wa, wc;                      /* weights; wc < 0: |V| + 2 (the thesis' default) */
@@ -134,10 +137,11 @@ int nr_assume_add(const char **list, int *n, const char *text, u_err *err);
 /* The run around the graph, from the recorder. */
 #define NR_MAX_WHY 12
 typedef struct {
-    const char *model; /* the model's source file (pan.h's PanSource) */
-    int claim_type;    /* the never claim's proctype (-1: none): the trail header */
-    bool merged;       /* SPIN merged statements (the trail's -4:-4:-4) */
-    int base;          /* process slots before the first process: 1 with a claim */
+    const char *model;  /* the model as the reports name it (--model-name, else source) */
+    const char *source; /* the model's source file (pan.h's PanSource), read for d_steps */
+    int claim_type;     /* the never claim's proctype (-1: none): the trail header */
+    bool merged;        /* SPIN merged statements (the trail's -4:-4:-4) */
+    int base;           /* process slots before the first process: 1 with a claim */
     const char *search;
     const char *why[NR_MAX_WHY]; /* why the recorded graph may be incomplete */
     size_t nwhy;

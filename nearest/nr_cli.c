@@ -188,7 +188,7 @@ static int work(const cli *c, const char *root, const char *w, const char *base)
     }
     char *json = c->json ? u_absolute(c->json) : NULL, *html = c->html ? u_absolute(c->html) : NULL;
     char *good = c->good ? u_absolute(c->good) : NULL;
-    char **pv = calloc((size_t)c->npan + 20 + 2 * NR_MAX_ASSUME, sizeof *pv);
+    char **pv = calloc((size_t)c->npan + 24 + 2 * NR_MAX_ASSUME, sizeof *pv);
     if (pv && trail) {
         int n = 0;
         pv[n++] = "./pan";
@@ -197,6 +197,8 @@ static int work(const cli *c, const char *root, const char *w, const char *base)
         pv[n++] = trail;
         if (!c->trail && made) /* in w, which is deleted: the reports must not name it */
             pv[n++] = "--trail-not-kept";
+        pv[n++] = "--model-name"; /* the reports name the model as the user did */
+        pv[n++] = (char *)c->model;
 #define OPT(name, v)                                                                               \
     if (v) {                                                                                       \
         pv[n++] = name;                                                                            \
@@ -313,8 +315,10 @@ int nr_main(int argc, char **argv)
     const char *base = strrchr(c.model, '/') ? strrchr(c.model, '/') + 1 : c.model;
     u_scratch_guard(w && !c.keep ? w : NULL); /* a signal stops pan and removes w */
     char *copy = w ? u_fmt("%s/%s", w, base) : NULL;
-    if (!w || !copy || u_copy_file(c.model, copy)) {
-        fprintf(stderr, "pancause nearest: cannot set up a scratch directory\n");
+    u_err cerr = {{0}};
+    if (!w || !copy || u_copy_file(c.model, copy, &cerr)) {
+        fprintf(stderr, "pancause nearest: %s\n",
+                cerr.msg[0] ? cerr.msg : "cannot set up a scratch directory");
         rc = 1;
     } else
         rc = work(&c, root, w, base);

@@ -259,7 +259,7 @@ int nr_explain(cc_graph *g, nr_model *m, const nr_options *o, const nr_context *
 {
     double t0 = u_seconds();
     u_err err = {{0}};
-    m->source_path = c->model;
+    m->source_path = c->source ? c->source : c->model;
     if (o->graph) { /* the graph for a reader outside pan (pancause temporal) */
         if (nr_graph_write(g, m, o->graph, &err))
             return fail(err.msg);

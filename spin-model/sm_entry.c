@@ -113,6 +113,7 @@ static int nearest_option(smh_config *cfg, const char *a, const char *val, int *
                         : !strcmp(a, "--json")          ? &o->json
                         : !strcmp(a, "--html")          ? &o->html
                         : !strcmp(a, "--good-trail")    ? &o->good_trail
+                        : !strcmp(a, "--model-name")    ? &o->model_name
                                                         : NULL;
     *used = 1;
     if (path) {

@@ -1241,7 +1241,8 @@ static void nearest_exit(int *status)
     }
     rp_run why = {0};
     incomplete_reasons(NULL, &why);
-    nr_context c = {.model = run.model,
+    nr_context c = {.model = run.cfg.nearest.model_name ? run.cfg.nearest.model_name : run.model,
+                    .source = run.model,
                     .claim_type = run.claim_type,
                     .merged = run.merged != 0,
                     .base = run.claim_type >= 0 ? 1 : 0,

@@ -738,8 +738,10 @@ int tm_pan_problem(const tm_pan_options *o, tm_system *sys, char **trace, char *
     u_scratch_guard(w && !o->keep ? w : NULL); /* a signal stops pan and removes w */
     char *copy = w ? u_fmt("%s/%s", w, base) : NULL;
     int rc;
-    if (!w || !copy || u_copy_file(o->model, copy))
+    if (!w || !copy)
         rc = u_errf(err, "cannot set up a scratch directory in /tmp");
+    else if (u_copy_file(o->model, copy, err)) /* the model unreadable, a NUL byte, ... */
+        rc = -1;
     else
         rc = in_scratch(o, root, w, base, sys, trace, effect, err);
     if (rc) {

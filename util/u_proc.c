@@ -186,17 +186,18 @@ void u_show_log(const char *log)
     free(t);
 }
 
-int u_copy_file(const char *from, const char *to)
+int u_copy_file(const char *from, const char *to, u_err *err)
 {
-    u_err err = {{0}};
     size_t n;
-    char *t = u_read_file(from, &n, &err);
-    FILE *f = t ? fopen(to, "w") : NULL;
+    char *t = u_read_file(from, &n, err); /* names the file: unreadable, a NUL byte, ... */
+    if (!t)
+        return -1;
+    FILE *f = fopen(to, "w");
     int rc = f && fwrite(t, 1, n, f) == n ? 0 : -1;
     if (f && fclose(f))
         rc = -1;
     free(t);
-    return rc;
+    return rc ? u_errf(err, "cannot write %s", to) : 0;
 }
 
 void u_remove_tree(const char *dir)

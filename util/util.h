@@ -230,8 +230,9 @@ int u_run(const char *dir, char *const *argv, const char *log);
 void u_scratch_guard(const char *dir);
 /* Copies log's text to stderr (a failed step's output). */
 void u_show_log(const char *log);
-/* 0, or -1 when from cannot be read or to cannot be written. */
-int u_copy_file(const char *from, const char *to);
+/* 0, or -1 with err naming the file when from cannot be read (u_read_file: a NUL
+ * byte, a directory) or to cannot be written. */
+int u_copy_file(const char *from, const char *to, u_err *err);
 void u_remove_tree(const char *dir);
 /* The first number after the text key at the start of a line of file path ("" for
  * the file's first line), such as /proc/meminfo's "MemAvailable:" or a cgroup's

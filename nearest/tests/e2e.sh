@@ -132,6 +132,14 @@ mkdir -p "$work/include dir" && cp "$fix/include/inc.pml" "$fix/include/defs.h" 
 "$pc" nearest "$work/include dir/inc.pml" --json "$work/include dir/o.json" >"$work/inc.out" 2>&1 &&
     ok || bad "#include beside the model: exit $?: $(tail -2 "$work/inc.out")"
 check_json "$work/include dir/o.json" 'j["exact"] and j["distance"] == 4'
+# the model named as the user gave it (the printed replay works from their directory,
+# P8-7d), and a model with a NUL byte named as such (P8-7f)
+(cd "$work/include dir" && "$pc" nearest ./inc.pml --good-trail g.trail >rel.out 2>&1) &&
+    grep -q "replay: spin -t -k .*/g.trail -p ./inc.pml)" "$work/include dir/rel.out" && ok ||
+    bad "the replay hint does not name the model as given: $(grep 'good run' "$work/include dir/rel.out")"
+printf 'byte x;\nactive proctype A() { x = 1 }\n\0' >"$work/nul.pml"
+"$pc" nearest "$work/nul.pml" >"$work/nul.out" 2>&1
+[ $? -ne 0 ] && grep -q "contains a NUL byte" "$work/nul.out" && ok || bad "a NUL byte: $(cat "$work/nul.out")"
 # the text report on a full device: exit 1 with the reason (P8-5)
 "$pc" nearest "$d/assume_rv.pml" >/dev/full 2>"$d/full.err"
 rc=$?
