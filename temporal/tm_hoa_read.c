@@ -539,6 +539,8 @@ static int parse_header(rd *r, header *h, tm_hoa *out)
                                    "controllable-AP: index out of range (AP: must come "
                                    "first)%s",
                                    NULL);
+                if (out->controllable & (uint64_t)1 << r->t.num)
+                    return err_tok(r, "controllable-AP: an index given twice%s", NULL);
                 out->controllable |= (uint64_t)1 << r->t.num;
                 if (next(r) != 0)
                     return -1;
@@ -815,6 +817,14 @@ int tm_hoa_parse(const char *text, size_t len, const char *file, tm_hoa *h, u_er
     }
     if (parse_body(&r, &hd, h, &w) != 0 || build(&r, &hd, &w, h) != 0)
         goto done;
+    /* one automaton per file: text after --END-- was dropped without a word (the
+     * eighth probe's P8-7g) */
+    if (next(&r) != 0)
+        goto done;
+    if (r.t.k != K_EOF) {
+        err_tok(&r, "one automaton per file: nothing may follow --END--%s", NULL);
+        goto done;
+    }
     rc = 0;
 done:
     for (size_t i = 0; i < r.naliases; i++)

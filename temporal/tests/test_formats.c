@@ -63,6 +63,12 @@ START_TEST(hoa_errors_have_line_and_column)
     /* found by fz_hoa: a token error right after an alias's name freed the
      * label it never read */
     bad("HOA: v1\nAlias: @a \"x\n", 2, 11, "unterminated string");
+    /* the eighth probe's P8-7g: text after --END-- and an index given twice were
+     * accepted without a word */
+    bad(HEAD "State: 0\n[0] 1\nState: 1\n[0] 0\n--END--\ngarbage after\n", 12, 1,
+        "nothing may follow --END--");
+    bad("HOA: v1\nStates: 1\nAP: 2 \"a\" \"b\"\ncontrollable-AP: 1 1\n", 4, 20,
+        "an index given twice");
     static const char nul[] = "HOA: v1\nAP: 2 \"\" \"\0x\"\n";
     tm_hoa h;
     u_err e = {{0}};
