@@ -143,7 +143,9 @@ static int header(const char *path, int line, const int v[3], const nr_context *
         if (c->claim_type < 0)
             return u_errf(err,
                           "%s:%d: the trail was written for a model with a never claim; this "
-                          "model has none",
+                          "model has none (a non-progress cycle's trail, pan -l with -DNP, "
+                          "reads so too: that is a liveness counterexample, a run that never "
+                          "ends, for which the nearest successful execution is not defined)",
                           path, line);
         if (v[1] != c->claim_type)
             return u_errf(err,
@@ -249,6 +251,21 @@ static const char *spurious(const nr_context *c)
                                 "receives into narrower variables (see the note above), "
                                 "and its trail may be of a run that does not exist"
                               : "";
+}
+
+/* Why a real counterexample may not end in an error state of this pan: pan's
+ * breadth-first search with rendezvous does not see every invalid end state (its own
+ * warning; the eighth probe's P8-7e called such a trail "not a counterexample"). */
+static const char *bfs_blind(const nr_context *c)
+{
+    bool rv = false;
+    for (size_t i = 0; i < c->nwhy; i++)
+        rv |= c->why[i] && strstr(c->why[i], "rendezvous") != NULL;
+    return c->search && !strcmp(c->search, "bfs") && rv
+               ? "; or this breadth-first build does not see its end as one (pan's "
+                 "breadth-first search with rendezvous channels misses invalid end states, "
+                 "as its warning says): run without --bfs"
+               : "";
 }
 
 static int no_move(const char *path, const moves *mv, size_t k, const nr_context *c, u_err *err)
@@ -451,9 +468,9 @@ int nr_follow(const cc_graph *g, const uint8_t *sf, const nr_model *m, const cha
         return u_errf(err,
                       "%s: the trail does not end in a violation of the property this pan "
                       "checks (its last state is no error state and its last move violates "
-                      "nothing): not a counterexample%s%s",
+                      "nothing): not a counterexample%s%s%s",
                       path, c->claim_type >= 0 ? "" : " (or one of another property: -E, -A?)",
-                      spurious(c));
+                      spurious(c), bfs_blind(c));
     }
     if (nr_path_steps(g, m, c->base, a)) {
         nr_path_free(a);
