@@ -1126,7 +1126,9 @@ int ex_spin_load(const char *spin, const char *model, const char *trail, const c
         ex_trail_read(text, trail, done, &steps, &line_of, err, errlen);
         rc = ex_errf(err, errlen,
                      "%s:%ld: trail does not match %s: SPIN's replay stopped after %ld of %ld "
-                     "steps",
+                     "steps (a trail of another model or version; or, on a trail of this "
+                     "model, SPIN's simulation evaluated the step otherwise than pan did, "
+                     "as it does for _nr_pr beside a never claim and for _last)",
                      trail, line_of, model, done, steps);
     }
     if (rc == 0 && formula)
