@@ -109,9 +109,19 @@ case "${POR:-1}" in
     0) REDUCE=-DNOREDUCE por=", POR off" ;;
     *) fail "POR must be 1 (the default: partial order reduction on) or 0 (off), not '$POR'." ;;
 esac
+# The globals the model declares `local` (SPIN's promise that one process alone uses
+# them, which nothing checks and on which SPIN merges statements): the glue flags a
+# merge on one that another proctype names (README "Known limits").  pan.t and pan.m
+# do not carry the keyword, so it is read from the model's text (declarations a macro
+# writes are missed).
+sed 's|//.*||' "$model" | tr '\n' ' ' | sed 's|/\*[^*]*\*\+\([^/*][^*]*\*\+\)*/||g' | tr ';' '\n' |
+    sed -n 's/^[[:space:]{}]*local[[:space:]]\+[A-Za-z_][A-Za-z0-9_]*[[:space:]]\+\(.*\)$/\1/p' |
+    tr ',' '\n' | sed 's/[[:space:]]*\([A-Za-z_][A-Za-z0-9_]*\).*/\1/' | grep -v '^$' |
+    awk 'BEGIN { printf "#define SM_LOCAL_GLOBALS" } { printf " \"%s\",", $1 } END { print "" }' \
+    > "$W/local_globals.h"
 # shellcheck disable=SC2086
 $CC $PAN_CFLAGS $PAN_FLAGS $REDUCE -Wall -Wextra -Dmain=sm_pan_main -I. -I"$ROOT/spin-model" \
-    -c "$W/pan_cause.c" -o "$W/pan_cause.o"
+    -include "$W/local_globals.h" -c "$W/pan_cause.c" -o "$W/pan_cause.o"
 nm -g --defined-only "$W/pan_cause.o" | awk 'NF == 3 && $3 !~ /^sm_pan_/ { print $3, "pcc_" $3 }' \
     > "$W/rename.txt"
 objcopy --redefine-syms="$W/rename.txt" "$W/pan_cause.o"

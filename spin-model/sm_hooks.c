@@ -977,6 +977,13 @@ static char *event_name(size_t k)
     return checked_name(u_fmt("%s", l->label));
 }
 
+static const char *local_merged_global; /* smh_local_merged's */
+
+void smh_local_merged(const char *global)
+{
+    local_merged_global = global;
+}
+
 /* One more reason; RP_MAX_WHY has room for every reason below at once. */
 static void add_why(rp_run *out, size_t *n, const char *why)
 {
@@ -1019,6 +1026,17 @@ static void incomplete_reasons(const cc_result *r, rp_run *out)
                 "c_track data marked UnMatched): runs that differ only there are one state "
                 "to pan, so a cause may join a run that violates with one that does not; "
                 "drop 'hidden' (or track the data Matched) for causality checking");
+    static char local_why[600];
+    if (run.flags & SMH_LOCAL_MERGED) {
+        snprintf(local_why, sizeof local_why,
+                 "the model declares the global %s local (SPIN's promise that one process "
+                 "alone uses it) and another proctype uses it: SPIN merged statements on "
+                 "that promise, so runs that interleave inside a merged move are missing "
+                 "from pan's search (stock pan's too) and causes may be wrong; drop "
+                 "'local', or build from spin -o3 -a (no statement merging)",
+                 local_merged_global ? local_merged_global : "?");
+        add_why(out, &n, local_why);
+    }
     if (run.flags & SMH_NOBOUNDCHECK)
         add_why(out, &n,
                 "this pan was built with -DNOBOUNDCHECK: an array index out of range is "

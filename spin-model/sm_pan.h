@@ -41,8 +41,11 @@ enum {
     SMH_CLAIM_SPLIT = 1024,   /* the claim's check is split: its assert a move after its guard */
     SMH_C_UNTRACKED = 2048,   /* C data outside pan's state: c_decl untracked, c_state Hidden */
     SMH_NOBOUNDCHECK = 4096,  /* -DNOBOUNDCHECK: array indices unchecked */
-    SMH_NP_CLAIM = 8192       /* the claim reads np_ (pan: of the move, not the state) */
+    SMH_NP_CLAIM = 8192,      /* the claim reads np_ (pan: of the move, not the state) */
+    SMH_LOCAL_MERGED = 16384  /* SPIN merged on a `local` global another proctype uses */
 };
+/* The global of SMH_LOCAL_MERGED, for the reason's text (pan's string, kept). */
+void smh_local_merged(const char *global);
 void smh_begin(int search, int flags, const char *const *procnames, const sm_label *labels,
                int nlabels, const char *model);
 /* A proctype/state move of process pid is tried; smh_tried gets do_transit's result.

@@ -294,6 +294,19 @@ build BFS=1
 run 4000000
 grep -q "INCOMPLETE: the never claim p reads np_" out.txt && ! grep -q "not reachable" out.txt
 check "np_claim BFS: the same reason, never \"not reachable\"" $?
+# a global declared local that another proctype uses, on which SPIN merged a statement
+# (the oracle's LOCALS2 finding): INCOMPLETE naming it; from spin -o3 -a (no merging)
+# complete, with the model's own cause; a merge inside an atomic sequence is no reason
+searched local_merge
+grep -q "INCOMPLETE: the model declares the global a local" out.txt && claim_reason "declares the global a local"
+check "local_merge: a merge on a misdeclared local global is a reason" $?
+spin -o3 -a local_merge.pml >/dev/null && build && run 4000000
+! grep -q INCOMPLETE out.txt && grep -q "1\. Qe .& Qf & Qe &\[ !Rp" out.txt
+check "local_merge from spin -o3 -a: complete, Qe .& Qf & Qe &[ !Rp" $?
+mkdir "$W/p6la" && cd "$W/p6la" && cp "$ROOT/spin-model/tests/fixtures/por/p6_local_atomic.pml" . &&
+    spin -a p6_local_atomic.pml >/dev/null && build && run 4000000
+! grep -q INCOMPLETE out.txt
+check "p6_local_atomic: a local global merged inside an atomic sequence is no reason" $?
 
 echo "limits: $fails failed"
 [ $fails = 0 ]
