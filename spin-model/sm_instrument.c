@@ -424,6 +424,35 @@ static void c_data(sm_buf *b, const char *src)
  * with a computed index as `a[ Index(e, N) ]` in pan.m (a constant index is written
  * as is), and -DNOBOUNDCHECK makes Index(x, y) plain x.  Unknown (no pan.m) counts as
  * indexed. */
+/* The atomic sequences' extents, from pan.t (pan rewrites its tables at start-up):
+ * each sequence has a pseudo-state "ATOMIC" numbered after its statements, whose
+ * moves lead to its first one; sm_pan_atomics[] = {proctype, first state, pseudo-state}
+ * (the glue's sm_pan_in_atomic). */
+static void atomics(sm_buf *b, const char *pan_t)
+{
+    buf_str(b, "static const int sm_pan_atomics[][3] = {");
+    for (const char *l = pan_t; l && (l = strstr(l, "\"ATOMIC\"")) != NULL; l++) {
+        const char *bol = l;
+        while (bol > pan_t && bol[-1] != '\n')
+            bol--;
+        int p, x, t_id, a, st;
+        const char *tr = strstr(bol, "trans[");
+        if (!tr || tr > l ||
+            sscanf(tr, "trans[ %d][%d] = settr(%d,%d,%d", &p, &x, &t_id, &a, &st) != 5)
+            continue;
+        /* the next line: T->nxt = settr(..,..,target,...) */
+        const char *nx = strchr(l, '\n');
+        int st2 = 0;
+        static const char next[] = "\tT->nxt\t= settr(";
+        if (nx && !strncmp(nx + 1, next, sizeof next - 1))
+            (void)sscanf(nx + sizeof next, "%d,%d,%d", &t_id, &a, &st2);
+        int first = st > st2 ? st : st2;
+        if (first > 0 && first < x)
+            buf_fmt(b, "{%d, %d, %d}, ", p, first, x);
+    }
+    buf_str(b, "{-1, 0, 0}};\n");
+}
+
 static void indexes(sm_buf *b, const char *pan_m, const char *pan_t)
 {
     if (!pan_m || strstr(pan_m, "Index("))
@@ -801,6 +830,7 @@ int sm_instrument(const char *src, const char *labels, const char *pan_t, const 
     buf_str(&b, PROLOGUE);
     c_data(&b, src);
     indexes(&b, pan_m, pan_t);
+    atomics(&b, pan_t);
     const char *at = src;
     for (size_t i = 0; i < ne; i++) {
         buf_add(&b, at, (size_t)(e[i].at - at));
