@@ -261,10 +261,6 @@ int nr_main(int argc, char **argv)
         fprintf(stderr, "pancause nearest: cannot read %s\n", c.model);
         return 2;
     }
-    if (u_model_includes(c.model)) {
-        fprintf(stderr, "pancause nearest: out of memory\n");
-        return 1;
-    }
     /* an output over the model, the counterexample or another output destroys it (the
      * eighth probe's P8-2: `--json model.pml` replaced the model, exit 0) */
     char *beside = u_fmt("%s.trail", c.model);
@@ -310,24 +306,13 @@ int nr_main(int argc, char **argv)
                         "PANCAUSE_ROOT to the directory with the Makefile)\n");
         return 1;
     }
-    char tmpl[] = "/tmp/pancause-nearest.XXXXXX";
-    char *w = mkdtemp(tmpl);
-    const char *base = strrchr(c.model, '/') ? strrchr(c.model, '/') + 1 : c.model;
-    u_scratch_guard(w && !c.keep ? w : NULL); /* a signal stops pan and removes w */
-    char *copy = w ? u_fmt("%s/%s", w, base) : NULL;
-    u_err cerr = {{0}};
-    if (!w || !copy || u_copy_file(c.model, copy, &cerr)) {
-        fprintf(stderr, "pancause nearest: %s\n",
-                cerr.msg[0] ? cerr.msg : "cannot set up a scratch directory");
+    char *w = u_scratch_open("nearest", c.model, c.keep, &err);
+    if (!w) {
+        fprintf(stderr, "pancause nearest: %s\n", err.msg);
         rc = 1;
     } else
-        rc = work(&c, root, w, base);
-    if (w && c.keep)
-        fprintf(stderr, "pancause nearest: scratch directory kept: %s\n", w);
-    u_scratch_guard(NULL);
-    if (w && !c.keep)
-        u_remove_tree(w);
-    free(copy);
+        rc = work(&c, root, w, u_base_name(c.model));
+    u_scratch_close("nearest", w, c.keep);
     free(root);
     return rc;
 }

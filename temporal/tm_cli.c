@@ -485,11 +485,6 @@ int tm_main(int argc, char **argv)
         tm_ltl_free(&l);
         return 2;
     }
-    if (o.model && u_model_includes(o.model)) {
-        fprintf(stderr, "pancause temporal: out of memory\n");
-        tm_ltl_free(&l);
-        return 1;
-    }
     if (o.model) {
         tm_pan_options po = {o.model, o.inputs, o.trail, o.ltl, o.effect, o.budget, o.keep};
         if (o.hoa && u_check_output(o.hoa, &err) != 0) {

@@ -732,29 +732,14 @@ int tm_pan_problem(const tm_pan_options *o, tm_system *sys, char **trace, char *
     if (!root)
         return u_errf(err, "cannot find the pancause sources for `make pan` (set PANCAUSE_ROOT "
                            "to the directory with the Makefile)");
-    char tmpl[] = "/tmp/pancause-temporal.XXXXXX";
-    char *w = mkdtemp(tmpl);
-    const char *base = strrchr(o->model, '/') ? strrchr(o->model, '/') + 1 : o->model;
-    u_scratch_guard(w && !o->keep ? w : NULL); /* a signal stops pan and removes w */
-    char *copy = w ? u_fmt("%s/%s", w, base) : NULL;
-    int rc;
-    if (!w || !copy)
-        rc = u_errf(err, "cannot set up a scratch directory in /tmp");
-    else if (u_copy_file(o->model, copy, err)) /* the model unreadable, a NUL byte, ... */
-        rc = -1;
-    else
-        rc = in_scratch(o, root, w, base, sys, trace, effect, err);
+    char *w = u_scratch_open("temporal", o->model, o->keep, err);
+    int rc = w ? in_scratch(o, root, w, u_base_name(o->model), sys, trace, effect, err) : -1;
     if (rc) {
         free(*trace), free(*effect);
         *trace = *effect = NULL;
         tm_system_free(sys);
     }
-    if (w && o->keep)
-        fprintf(stderr, "pancause temporal: scratch directory kept: %s\n", w);
-    u_scratch_guard(NULL);
-    if (w && !o->keep)
-        u_remove_tree(w);
-    free(copy);
+    u_scratch_close("temporal", w, o->keep);
     free(root);
     return rc;
 }

@@ -46,23 +46,6 @@ char *u_spin(void)
     return a;
 }
 
-int u_model_includes(const char *model)
-{
-    char *abs = u_absolute(model);
-    char *slash = abs ? strrchr(abs, '/') : NULL;
-    if (!slash) {
-        free(abs);
-        return -1;
-    }
-    slash[slash == abs] = 0; /* "/m.pml" -> "/" */
-    const char *old = getenv("CPATH");
-    char *path = old && *old ? u_fmt("%s:%s", abs, old) : u_fmt("%s", abs);
-    int rc = path && !setenv("CPATH", path, 1) ? 0 : -1;
-    free(path);
-    free(abs);
-    return rc;
-}
-
 bool u_is_file(const char *p)
 {
     struct stat st;
@@ -130,7 +113,8 @@ static void on_signal(int sig)
     raise(sig);
 }
 
-void u_scratch_guard(const char *dir)
+/* From now on the signals above stop u_run's child and remove dir (NULL: nothing). */
+static void guard(const char *dir)
 {
     guarded = dir;
     if (!guarding) {
@@ -186,7 +170,9 @@ void u_show_log(const char *log)
     free(t);
 }
 
-int u_copy_file(const char *from, const char *to, u_err *err)
+/* 0, or -1 with err naming the file when from cannot be read (u_read_file: a NUL
+ * byte, a directory) or to cannot be written. */
+static int copy_file(const char *from, const char *to, u_err *err)
 {
     size_t n;
     char *t = u_read_file(from, &n, err); /* names the file: unreadable, a NUL byte, ... */
@@ -200,10 +186,69 @@ int u_copy_file(const char *from, const char *to, u_err *err)
     return rc ? u_errf(err, "cannot write %s", to) : 0;
 }
 
-void u_remove_tree(const char *dir)
+static void remove_tree(const char *dir)
 {
     char *argv[] = {"rm", "-rf", (char *)dir, NULL};
     u_run("/", argv, "/dev/null");
+}
+
+/* The model's directory in front of $CPATH (u_scratch_open). */
+static int model_includes(const char *model)
+{
+    char *abs = u_absolute(model);
+    char *slash = abs ? strrchr(abs, '/') : NULL;
+    if (!slash) {
+        free(abs);
+        return -1;
+    }
+    slash[slash == abs] = 0; /* "/m.pml" -> "/" */
+    const char *old = getenv("CPATH");
+    char *path = old && *old ? u_fmt("%s:%s", abs, old) : u_fmt("%s", abs);
+    int rc = path && !setenv("CPATH", path, 1) ? 0 : -1;
+    free(path);
+    free(abs);
+    return rc;
+}
+
+const char *u_base_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+char *u_scratch_open(const char *cmd, const char *model, bool keep, u_err *err)
+{
+    if (model_includes(model)) {
+        u_oom(err);
+        return NULL;
+    }
+    char *dir = u_fmt("/tmp/pancause-%s.XXXXXX", cmd);
+    if (!dir || !mkdtemp(dir)) {
+        free(dir);
+        u_errf(err, "cannot set up a scratch directory in /tmp");
+        return NULL;
+    }
+    guard(keep ? NULL : dir); /* a signal stops pan and removes dir */
+    char *copy = u_fmt("%s/%s", dir, u_base_name(model));
+    int rc = copy ? copy_file(model, copy, err) : u_oom(err);
+    free(copy);
+    if (rc) {
+        u_scratch_close(cmd, dir, false);
+        return NULL;
+    }
+    return dir;
+}
+
+void u_scratch_close(const char *cmd, char *dir, bool keep)
+{
+    if (!dir)
+        return;
+    if (keep)
+        fprintf(stderr, "pancause %s: scratch directory kept: %s\n", cmd, dir);
+    guard(NULL);
+    if (!keep)
+        remove_tree(dir);
+    free(dir);
 }
 
 double u_proc_number(const char *path, const char *key)

@@ -215,25 +215,25 @@ char *u_project_root(void);
  * (which runs spin itself for --with-explain) finds the same one.  Fresh memory or
  * NULL. */
 char *u_spin(void);
-/* A model copied to a scratch directory loses the files its `#include "..."` names
- * beside it (cpp looks in the including file's directory): model's directory goes
- * to the front of $CPATH, which the C preprocessor SPIN runs (and every compiler
- * after it) searches, so spin, make pan and pan's own spin calls find them (the
- * eighth probe's P8-8).  0, or -1 when out of memory. */
-int u_model_includes(const char *model);
 /* Runs argv in dir; with log, its output goes there (else inherited).  The exit
  * status (128 + signal when killed), or -1 when it could not be started. */
 int u_run(const char *dir, char *const *argv, const char *log);
-/* From now on SIGINT, SIGTERM and SIGHUP stop the child u_run is running (its whole
- * process group), remove dir (NULL: nothing, as with --keep) and end the program as
- * the signal would.  Call again to change dir. */
-void u_scratch_guard(const char *dir);
+/* The scratch directory in which `pancause nearest` and `temporal` build pan from a
+ * copy of model: /tmp/pancause-CMD.XXXXXX with the model copied in under its base
+ * name.  Also: the model's directory goes to the front of $CPATH, which the C
+ * preprocessor SPIN runs searches, so an `#include "..."` beside the model is still
+ * found (the eighth probe's P8-8); and until u_scratch_close, SIGINT, SIGTERM and SIGHUP
+ * stop the child u_run is running (its whole process group), remove the directory
+ * (unless keep) and end the program as the signal would (P8-12).  The directory (fresh
+ * memory), or NULL with err (naming the model when it cannot be copied: a NUL byte). */
+char *u_scratch_open(const char *cmd, const char *model, bool keep, u_err *err);
+/* Ends what u_scratch_open began: says where the directory is when keep, else removes
+ * it; frees dir (NULL: nothing to do). */
+void u_scratch_close(const char *cmd, char *dir, bool keep);
+/* The last component of path (a pointer into it). */
+const char *u_base_name(const char *path);
 /* Copies log's text to stderr (a failed step's output). */
 void u_show_log(const char *log);
-/* 0, or -1 with err naming the file when from cannot be read (u_read_file: a NUL
- * byte, a directory) or to cannot be written. */
-int u_copy_file(const char *from, const char *to, u_err *err);
-void u_remove_tree(const char *dir);
 /* The first number after the text key at the start of a line of file path ("" for
  * the file's first line), such as /proc/meminfo's "MemAvailable:" or a cgroup's
  * memory.max; 0 when there is none (no such file or line, or "max"). */
