@@ -110,37 +110,23 @@ static int add(ex_trace *t, size_t step, int kind, int pid, int ptype, int state
  * never claim's "proc  -"), -1 out of memory. */
 static int proc_line(ex_locs *l, const char *line, int *pid, int *ptype, int *state)
 {
-    const char *s = ex_spin_step_proc(line);
-    if (!s)
+    ex_spin_proc pl;
+    int kind = ex_spin_proc_line(line, &pl);
+    if (!kind || pl.pid > 65535)
         return 0;
-    while (*s == ' ')
-        s++;
-    char *end;
-    long p = strtol(s, &end, 10);
-    if (end == s || p < 0 || p > 65535)
-        return 0;
-    *pid = (int)p;
-    s = end;
-    if (!strncmp(s, " terminates", 11)) {
+    *pid = (int)pl.pid;
+    if (kind == 2) {
         *ptype = -1;
         *state = EX_LOC_END;
         return 1;
     }
-    if (strncmp(s, " (", 2))
-        return 0;
-    s += 2;
-    /* the name ends at the ':' before the instance number (":init:" has its own) */
-    const char *close = strchr(s, ')'), *colon = close ? close : NULL;
-    while (colon && colon > s && *colon != ':')
-        colon--;
-    const char *st = close ? strstr(close, "(state ") : NULL;
-    if (!close || colon == s || !st)
-        return 0;
-    long v = strtol(st + 7, &end, 10);
-    if (end == st + 7 || v < 0 || v > 1000000)
+    const char *st = strstr(pl.rest, "(state ");
+    char *end;
+    long v = st ? strtol(st + 7, &end, 10) : -1;
+    if (!st || end == st + 7 || v < 0 || v > 1000000)
         return 0;
     *state = (int)v;
-    return (*ptype = ptype_of(l, s, (size_t)(colon - s))) < 0 ? -1 : 1;
+    return (*ptype = ptype_of(l, pl.type, pl.ntype)) < 0 ? -1 : 1;
 }
 
 int ex_locs_begin(ex_trace *t, size_t step)

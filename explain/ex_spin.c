@@ -64,24 +64,12 @@ static void owner_clear(owner *o)
 static int owner_set(owner *o, const char *line)
 {
     owner_clear(o);
-    const char *s = ex_spin_step_proc(line);
-    if (!s)
+    ex_spin_proc pl;
+    if (ex_spin_proc_line(line, &pl) != 1)
         return 0;
-    while (*s == ' ')
-        s++;
-    char *end;
-    long pid = strtol(s, &end, 10);
-    if (end == s || pid < 0 || strncmp(end, " (", 2))
-        return 0;
-    const char *name = end + 2, *close = strchr(name, ')'), *colon = close;
-    /* the proctype ends at the ':' before the instance number (":init:" has its own) */
-    while (colon && colon > name && *colon != ':')
-        colon--;
-    if (!close || colon == name)
-        return 0;
-    if (!(o->type = strndup(name, (size_t)(colon - name))))
+    if (!(o->type = strndup(pl.type, pl.ntype)))
         return -1;
-    o->pid = pid;
+    o->pid = pl.pid;
     return 0;
 }
 
@@ -201,6 +189,35 @@ const char *ex_spin_step_proc(const char *line)
     while (*s == ' ' || *s == '\t')
         s++;
     return strncmp(s, "proc ", 5) == 0 ? s + 5 : NULL;
+}
+
+int ex_spin_proc_line(const char *line, ex_spin_proc *p)
+{
+    const char *s = ex_spin_step_proc(line);
+    if (!s)
+        return 0;
+    while (*s == ' ')
+        s++;
+    char *end;
+    p->pid = strtol(s, &end, 10);
+    p->type = p->rest = NULL;
+    p->ntype = 0;
+    if (end == s || p->pid < 0)
+        return 0;
+    if (!strncmp(end, " terminates", 11))
+        return 2;
+    if (strncmp(end, " (", 2))
+        return 0;
+    const char *name = end + 2, *close = strchr(name, ')'), *colon = close;
+    /* the proctype ends at the ':' before the instance number (":init:" has its own) */
+    while (colon && colon > name && *colon != ':')
+        colon--;
+    if (!close || colon == name)
+        return 0;
+    p->type = name;
+    p->ntype = (size_t)(colon - name);
+    p->rest = close;
+    return 1;
 }
 
 /* What `-s` prints before a send's step line: "  6:\tproc  2 (S:1) m.pml:4 Sent 1\t->
@@ -525,13 +542,10 @@ int ex_spin_channels(const char *text, ex_trace *t)
  * when out of memory. */
 static int end_locals(ex_trace *t, const char *line)
 {
-    const char *s = ex_spin_step_proc(line);
-    while (s && *s == ' ')
-        s++;
-    char *end;
-    long pid = s ? strtol(s, &end, 10) : -1;
-    if (!s || end == s || pid < 0 || strncmp(end, " terminates", 11))
+    ex_spin_proc pl;
+    if (ex_spin_proc_line(line, &pl) != 2)
         return 0;
+    long pid = pl.pid;
     for (size_t i = 0; i < t->nvars; i++) {
         const char *n = t->vars[i].name;
         if (!strncmp(n, "len(", 4))
@@ -541,6 +555,7 @@ static int end_locals(ex_trace *t, const char *line)
         if (*n++ != '[' || !isdigit((unsigned char)*n))
             continue;
         errno = 0;
+        char *end;
         long p = strtol(n, &end, 10);
         if (!errno && p == pid && end[0] == ']' && end[1] == ':' && ex_trace_undefine(t, (int)i))
             return -1;

@@ -127,6 +127,17 @@ int ex_spin_positions(const char *replay_text, long **nums, size_t *n);
 /* The text after "proc " of a step line of `spin -t -p` ("  12:\tproc  1 (P:1) ...",
  * or a dump's process line, or "  8: proc 1 terminates"), or NULL for another line. */
 const char *ex_spin_step_proc(const char *line);
+/* Such a line's process: its pid, and for a step or dump line its proctype as SPIN
+ * prints it (type, ntype: "B", ":init:", the name before the instance number) with rest
+ * at its closing parenthesis.  1 for "proc  1 (B:1) ...", 2 for "proc 1 terminates"
+ * (type NULL), 0 for another line (the never claim's "proc  -"). */
+typedef struct {
+    long pid;
+    const char *type;
+    size_t ntype;
+    const char *rest;
+} ex_spin_proc;
+int ex_spin_proc_line(const char *line, ex_spin_proc *p);
 /* Global channels of `spin -d`'s symbol table: each gets its column len(c)
  * (len(c[i]) for an array), 0 from the first state up to where the replay
  * first printed it (SPIN creates a global queue at its first use and prints
