@@ -33,7 +33,7 @@ import sys
 import tempfile
 
 from oracle import Oracle
-from promela import PAN_M_CASE, PAN_M_MERGE, Model, chains_agree, pan_m_chains
+from promela import PAN_M_MERGE, Model, chains_agree, pan_m_chains, pan_m_moves
 
 # ORACLE_GEN_MAX_STATES lets a longer exploratory run draw bigger models.
 MAX_STATES = int(os.environ.get("ORACLE_GEN_MAX_STATES", "1500"))
@@ -791,20 +791,30 @@ class Gen:
         self.formula = "[] ((%s) -> ((!(%s) U (%s)) || [] !(%s)))" % (p, q, rel, q)
 
 
-def spin_accepts(text):
-    """Whether spin -a writes pan.c without an error message (SPIN prints
-    some errors, e.g. a label it cannot place in an unless, and exits 1;
-    others and still writes pan.c)."""
+def spin_a(text):
+    """spin -a on text in a scratch directory: (its completed process, pan.m's
+    text or None, whether pan.c was written)."""
     tmp = tempfile.mkdtemp(prefix="oracle-gen-")
     try:
         with open(os.path.join(tmp, "model.pml"), "w") as f:
             f.write(text)
         p = subprocess.run(["spin", "-a", "model.pml"], cwd=tmp, capture_output=True,
                            text=True, timeout=60)
-        return p.returncode == 0 and "rror" not in p.stdout + p.stderr and \
-            os.path.exists(os.path.join(tmp, "pan.c"))
+        pan_m = None
+        if os.path.exists(os.path.join(tmp, "pan.m")):
+            with open(os.path.join(tmp, "pan.m")) as f:
+                pan_m = f.read()
+        return p, pan_m, os.path.exists(os.path.join(tmp, "pan.c"))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def spin_accepts(text):
+    """Whether spin -a writes pan.c without an error message (SPIN prints
+    some errors, e.g. a label it cannot place in an unless, and exits 1;
+    others and still writes pan.c)."""
+    p, _, pan_c = spin_a(text)
+    return p.returncode == 0 and "rror" not in p.stdout + p.stderr and pan_c
 
 
 def local_merges(text, model):
@@ -818,31 +828,16 @@ def local_merges(text, model):
     local = set(re.findall(r"^local \w+ (\w+)", text, re.M))
     if not local:
         return False
-    tmp = tempfile.mkdtemp(prefix="oracle-gen-")
-    try:
-        with open(os.path.join(tmp, "model.pml"), "w") as f:
-            f.write(text)
-        p = subprocess.run(["spin", "-a", "model.pml"], cwd=tmp, capture_output=True,
-                           text=True, timeout=60)
-        if not os.path.exists(os.path.join(tmp, "pan.m")):
-            return True
-        with open(os.path.join(tmp, "pan.m")) as f:
-            pan_m = f.read()
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+    _, pan_m, _ = spin_a(text)
+    if pan_m is None:
+        return True
     mine = {(p.name, line) for p in model.procs for line in p.line_chains}
-    parts = re.split(r"/\* (PROC|CLAIM) ", pan_m)
-    for kind, part in zip(parts[1::2], parts[2::2]):
-        if kind != "PROC":
+    for name, line, body in pan_m_moves(pan_m):
+        if (name, line) in mine:
             continue
-        name = part.split()[0]
-        cases = PAN_M_CASE.split(part)
-        for k in range(1, len(cases), 2):
-            if (name, int(cases[k])) in mine:
-                continue
-            for t in PAN_M_MERGE.findall(cases[k + 1]):
-                if set(re.findall(r"[A-Za-z_]\w*", t)) & local:
-                    return True
+        for t in PAN_M_MERGE.findall(body):
+            if set(re.findall(r"[A-Za-z_]\w*", t)) & local:
+                return True
     return False
 
 
@@ -853,19 +848,10 @@ def merges_predicted(text, model):
     order of pan.m's cases may differ), and no merge on any other line; merged
     jumps (the end of an if/do option after a chain) do not count
     (promela.pan_m_chains)."""
-    tmp = tempfile.mkdtemp(prefix="oracle-gen-")
-    try:
-        with open(os.path.join(tmp, "model.pml"), "w") as f:
-            f.write(text)
-        p = subprocess.run(["spin", "-a", "model.pml"], cwd=tmp, capture_output=True,
-                           text=True, timeout=60)
-        if p.returncode != 0 or "rror" in p.stdout + p.stderr or \
-                not os.path.exists(os.path.join(tmp, "pan.m")):
-            return False
-        with open(os.path.join(tmp, "pan.m")) as f:
-            chains = pan_m_chains(f.read())
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+    p, pan_m, _ = spin_a(text)
+    if p.returncode != 0 or "rror" in p.stdout + p.stderr or pan_m is None:
+        return False
+    chains = pan_m_chains(pan_m)
     mine = {(p.name, line): ks for p in model.procs for line, ks in p.line_chains.items()}
     return chains_agree(chains, mine)
 

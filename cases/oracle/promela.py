@@ -193,6 +193,14 @@ class Parser:
         if t[0] != "op" or t[1] != s:
             raise PromelaError("line %d: expected %r, got %r" % (t[2], s, t[1]))
 
+    def comma_list(self, item):
+        """item() once, then again after each ','."""
+        out = [item()]
+        while self.is_op(","):
+            self.next()
+            out.append(item())
+        return out
+
     def expect_id(self, s=None):
         t = self.next()
         if t[0] != "id" or (s is not None and t[1] != s):
@@ -230,10 +238,7 @@ class Parser:
             # could be executed now; it changes nothing
             self.next()
             self.next()
-            args = [self.recv_arg()]
-            while self.is_op(","):
-                self.next()
-                args.append(self.recv_arg())
+            args = self.comma_list(self.recv_arg)
             self.expect_op("]")
             return ("poll", t[1], tuple(args))
         if t[0] == "id" and t[1] in CHAN_FUNCS and self.is_op("("):
@@ -356,10 +361,7 @@ class Parser:
                 # the nearest oracle reads it; "es" all of them)
                 self.next()
                 self.next()
-                es = [self.expr()]
-                while self.is_op(","):
-                    self.next()
-                    es.append(self.expr())
+                es = self.comma_list(self.expr)
                 return {"k": "send", "ch": w, "e": es[0], "es": es}
             if self.is_op("?", 1) and not self.is_op("[", 2):
                 # q?v, q?CONST, q?a,b: receive; "args" lists each field as
@@ -368,10 +370,7 @@ class Parser:
                 # constant), as the nearest oracle reads it
                 self.next()
                 self.next()
-                args = [self.recv_arg()]
-                while self.is_op(","):
-                    self.next()
-                    args.append(self.recv_arg())
+                args = self.comma_list(self.recv_arg)
                 return {"k": "recv", "ch": w, "args": args,
                         "v": args[0][1] if args[0][0] == "var" else None}
             if self.is_op("=", 1):
@@ -482,10 +481,7 @@ class Parser:
                 self.expect_op("]")
                 self.expect_id("of")
                 self.expect_op("{")
-                fields = [self.expect_id()]
-                while self.is_op(","):
-                    self.next()
-                    fields.append(self.expect_id())
+                fields = self.comma_list(self.expect_id)
                 for ty in fields:
                     if ty not in TYPES:
                         raise PromelaError("line %d: channel field type %s" % (t2[2], ty))
@@ -509,10 +505,7 @@ class Parser:
                     # xr q; / xs q, r;: channel assertions (ORACLE_GEN_XRXS):
                     # hints to pan's partial order reduction, no semantics here
                     kw = self.next()[1]
-                    xrxs.append((kw, self.expect_id()))
-                    while self.is_op(","):
-                        self.next()
-                        xrxs.append((kw, self.expect_id()))
+                    xrxs += [(kw, c) for c in self.comma_list(self.expect_id)]
                     self.expect_op(";")
                 body = self.sequence(["}"])
                 self.expect_op("}")
@@ -861,6 +854,16 @@ def pan_m_chains(pan_m):
     `spin -t -p` leaves them out as pancause does.  Anything merged after such a
     jump (a local assignment after the if/do) still counts."""
     out = {}
+    for name, line, body in pan_m_moves(pan_m):
+        taken = [t for t in PAN_M_MERGE.findall(body)
+                 if not (t.startswith(".(goto)") or t.startswith("goto "))]
+        out.setdefault((name, line), []).append(len(taken))
+    return out
+
+
+def pan_m_moves(pan_m):
+    """The processes' moves in SPIN's pan.m (never claims left out), in its order:
+    (proctype, source line, the case's code)."""
     parts = re.split(r"/\* (PROC|CLAIM) ", pan_m)
     for kind, part in zip(parts[1::2], parts[2::2]):
         if kind != "PROC":
@@ -868,11 +871,7 @@ def pan_m_chains(pan_m):
         name = part.split()[0]
         cases = PAN_M_CASE.split(part)
         for k in range(1, len(cases), 2):
-            body = cases[k + 1]
-            taken = [t for t in PAN_M_MERGE.findall(body)
-                     if not (t.startswith(".(goto)") or t.startswith("goto "))]
-            out.setdefault((name, int(cases[k])), []).append(len(taken))
-    return out
+            yield name, int(cases[k]), cases[k + 1]
 
 
 def chains_agree(pan, mine, ordered=False):
